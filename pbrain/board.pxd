@@ -1,0 +1,124 @@
+# C view of pbrain/board.py (Cython pure-Python mode). Keep in step with board.py and patterns.py;
+# tests/test_board.py checks that the constants below equal the Python ones.
+cimport cython
+
+cdef enum:
+    EMPTY = 0
+    BLACK = 1
+    WHITE = 2
+    WALL = 3
+    PADDING = 5
+    NEAR_OFFSETS = 32
+    CLASS_ENTRIES = 65536
+    HALF_KEYS = 1024
+    STATE_STRIDE = 3
+    COUNTERS = 32
+    LOG_PER_PLY = 122
+
+# patterns.Pattern
+cdef enum:
+    PAT_DEAD = 0
+    PAT_OL = 1
+    PAT_F2 = 2
+    PAT_B3 = 3
+    PAT_F3 = 4
+    PAT_B4 = 5
+    PAT_F4 = 6
+    PAT_DF4 = 7
+    PAT_F5 = 8
+
+# patterns.Pattern4 and the class-table entry layout
+cdef enum:
+    P4_NONE = 0
+    P4_FORBID = 1
+    P4_FLEX2 = 2
+    P4_BLOCK3 = 3
+    P4_FLEX2_2X = 4
+    P4_BLOCK3_PLUS = 5
+    P4_FLEX3 = 6
+    P4_FLEX3_PLUS = 7
+    P4_FLEX3_2X = 8
+    P4_BLOCK4 = 9
+    P4_BLOCK4_PLUS = 10
+    P4_BLOCK4_FLEX3 = 11
+    P4_FLEX4 = 12
+    P4_FIVE = 13
+    P4_MASK = 15
+    FLAG_DOUBLE_THREE = 16
+
+
+@cython.final
+cdef class Board:
+    cdef readonly int width, height, stride, ncells, rule, move_count, side
+    cdef readonly bint renju
+    cdef readonly unsigned long long hash
+    cdef int[::1] cells
+    cdef int[::1] keys
+    cdef unsigned int[::1] state
+    cdef int[::1] p4count
+    cdef int[::1] near
+    cdef int[::1] moves
+    cdef unsigned char[::1] fives
+    cdef int[::1] saved
+    cdef int[::1] log_start
+    cdef int[::1] log_index
+    cdef unsigned int[::1] log_value
+    cdef int log_top
+    cdef int[::1] left_base
+    cdef int[::1] right_class
+    cdef unsigned char[::1] compact_table
+    cdef unsigned char[::1] class_table
+    cdef unsigned long long[::1] zobrist
+    cdef int[::1] dir_offset
+    cdef int[::1] shift_after
+    cdef int[::1] shift_before
+    cdef int[::1] near_offset
+    cdef readonly object playable
+
+    cdef inline unsigned int _line_pattern(self, int key) noexcept
+    @cython.locals(index=int)
+    cdef inline int _class_of(self, unsigned int word, int ci) noexcept
+    cdef void make(self, int cell) noexcept
+    @cython.locals(ply=int, i=int)
+    cdef void make_stone(self, int cell, int color) noexcept
+    @cython.locals(ply=int, cell=int, top=int, start=int, i=int)
+    cdef void unmake(self) noexcept
+    cdef inline void _log(self, int index) noexcept
+    @cython.locals(base=int, ci=int, d=int, j=int, off=int, n=int, k=int)
+    cdef void _add_stone(self, int cell, int color) noexcept
+    @cython.locals(color=int, d=int, j=int, off=int, n=int, k=int)
+    cdef void _remove_stone(self, int cell) noexcept
+    @cython.locals(new="unsigned int", old="unsigned int", shift=int, word="unsigned int")
+    cdef inline void _update_line(self, int n, int d) noexcept
+    @cython.locals(cls="unsigned int", slot=int, old="unsigned int")
+    cdef inline void _update_class(self, int n, int ci, unsigned int word) noexcept
+    @cython.locals(d=int, j=int, side=int, end=int, off=int, e=int, threes=int)
+    cdef bint _double_three(self, int cell) noexcept
+    cdef bint _bad_extension(self, int cell) noexcept
+    cdef int pattern_at(self, int cell, int color, int d) noexcept
+    cdef int class_at(self, int cell, int color) noexcept
+
+    cpdef int index(self, int x, int y) except -1
+    cpdef tuple xy(self, int cell)
+    cpdef bint on_board(self, int x, int y)
+    cpdef int stone(self, int cell) except -1
+    cpdef void play(self, int x, int y) except *
+    cpdef void place(self, int cell, int color=*) except *
+    cpdef int undo(self) except -1
+    cpdef int last_move(self)
+    cpdef bint last_move_wins(self)
+    cpdef bint is_full(self)
+    cpdef bint is_win_move(self, int cell, int color)
+    @cython.locals(entry=int)
+    cpdef bint is_forbidden(self, int cell)
+    cpdef int pattern(self, int cell, int color, int direction) except -1
+    cpdef int pattern4(self, int cell, int color) except -1
+    cpdef int count(self, int color, int pattern4) except -1
+    cpdef list candidates(self)
+    cpdef list history(self)
+    cpdef int line_key(self, int cell, int direction) except -1
+    cpdef void set_side(self, int color) except *
+
+
+@cython.locals(buffer="int[::1]", count=int, i=int, r=int)
+cpdef long place_undo_loop(Board board, list cells, int rounds) except -1

@@ -1,0 +1,50 @@
+"""Build hook: compile the hot core (Cython pure-Python mode) when a C compiler is present.
+
+Without a compiler (or with PENTAD_NO_COMPILE=1) the package installs as plain Python and runs interpreted.
+"""
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HOT_CORE = ["board", "evaluation", "movegen", "threats", "search"]
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": False,
+    "wraparound": False,
+    "initializedcheck": False,
+    "cdivision": True,
+    "infer_types": True,
+    "annotation_typing": False,  # Python annotations are for mypy; C types live in the .pxd files
+}
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that falls back to the interpreted package instead of failing the install."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler, no headers: still install
+            print(f"pentad: not compiling the core ({exc}); it will run interpreted", file=sys.stderr)
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            print(f"pentad: could not compile {ext.name} ({exc}); it will run interpreted", file=sys.stderr)
+
+
+def extensions() -> list:
+    if os.environ.get("PENTAD_NO_COMPILE"):
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        return []
+    sources = [f"pbrain/{name}.py" for name in HOT_CORE if os.path.exists(f"pbrain/{name}.py")]
+    return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True)
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

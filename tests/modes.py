@@ -1,0 +1,37 @@
+"""Deterministic workloads whose results must be identical interpreted and compiled (run by test_modes)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+
+from pbrain.board import Board
+from pbrain.rules import Rule
+
+
+def board_digest() -> str:
+    """Digest of the board state along random place/undo sequences under every rule."""
+    out = hashlib.sha256()
+    for rule in Rule:
+        for width, height in ((15, 15), (11, 7)):
+            rng = random.Random(f"{rule}-{width}")
+            board = Board(width, height, int(rule))
+            for _ in range(120):
+                empties = [c for c in board.playable if board.stone(c) == 0]
+                if board.move_count and (rng.random() < 0.25 or not empties):
+                    board.undo()
+                else:
+                    board.place(rng.choice(empties))
+                snap = board.snapshot()
+                forbidden = [c for c in empties if board.is_forbidden(c)] if rule is Rule.RENJU else []
+                out.update(json.dumps([snap, forbidden, board.last_move_wins()]).encode())
+    return out.hexdigest()
+
+
+WORKLOADS = {"board": board_digest}
+
+if __name__ == "__main__":
+    import pbrain
+
+    print(json.dumps({"mode": pbrain.mode(), "digest": WORKLOADS[sys.argv[1]]()}))

@@ -1,0 +1,53 @@
+"""The hot core gives identical results interpreted and compiled; the build compiled it where it could."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pbrain
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_workload(name: str, interpreted: bool) -> dict:
+    env = dict(os.environ)
+    env.pop("PENTAD_INTERPRETED", None)
+    if interpreted:
+        env["PENTAD_INTERPRETED"] = "1"
+    out = subprocess.run([sys.executable, "-m", "tests.modes", name], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=900, check=True)
+    return json.loads(out.stdout)
+
+
+def test_core_is_compiled_where_a_compiler_exists() -> None:
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("no C compiler on this machine: the interpreted core is the expected build")
+    assert pbrain.compiled(), "the install should have compiled the hot core (see README: pip install -e .)"
+
+
+def test_compiled_modules_are_not_stale() -> None:
+    for name in pbrain.HOT_CORE:
+        built = list((ROOT / "pbrain").glob(f"{name}.*.so")) + list((ROOT / "pbrain").glob(f"{name}.*.pyd"))
+        sources = [p for p in (ROOT / "pbrain" / f"{name}.py", ROOT / "pbrain" / f"{name}.pxd") if p.exists()]
+        for binary in built:
+            for source in sources:
+                assert binary.stat().st_mtime >= source.stat().st_mtime, (
+                    f"{binary.name} is older than {source.name}: rebuild with `pip install -e .`")
+
+
+def test_interpreted_switch_works() -> None:
+    assert run_workload("board", interpreted=True)["mode"] == "interpreted"
+
+
+@pytest.mark.skipif(not pbrain.compiled(), reason="needs the compiled core to compare against")
+def test_board_identical_interpreted_and_compiled() -> None:
+    compiled = run_workload("board", interpreted=False)
+    interpreted = run_workload("board", interpreted=True)
+    assert compiled["mode"] == "compiled"
+    assert compiled["digest"] == interpreted["digest"]
