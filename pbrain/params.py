@@ -2,20 +2,15 @@
 from __future__ import annotations
 
 # --- Evaluation -------------------------------------------------------------------------------------------------
-# Value of an empty cell for a colour, by the line pattern that colour would make there, per direction
-# (indexed by patterns.Pattern: DEAD, OL, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, DF4, F5).
-PATTERN_VALUE = (0, 0, 1, 3, 4, 10, 13, 16, 20, 45, 50, 50, 120, 120, 300)
-
-# Extra value of an empty cell by its combined class (indexed by patterns.Pattern4: NONE, FORBID, FLEX2, BLOCK3,
-# FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X, BLOCK4, BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE).
-PATTERN4_VALUE = (0, 0, 0, 0, 10, 15, 0, 30, 120, 0, 20, 250, 400, 800)
-
-# Weight of the side to move's own cell values against the opponent's, in 1/16ths (attack is worth more when
-# it is our move).
-SIDE_TO_MOVE_WEIGHT_16THS = 20
+# Value of an empty cell for a colour by its combined class (indexed by patterns.Pattern4: NONE, FORBID, FLEX2,
+# BLOCK3, FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X, BLOCK4, BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE).
+# The evaluation sums these over the empty cells from the board's per-class counters.
+CLASS_VALUE = (0, 0, 4, 6, 12, 14, 22, 30, 60, 24, 34, 90, 150, 300)
+# The side to move's cells count more: its threats are one tempo closer (in 1/16ths).
+OWN_WEIGHT_16THS = 20
 OPPONENT_WEIGHT_16THS = 16
-# Constant bonus for having the move.
 TEMPO = 20
+"""Constant bonus for having the move."""
 
 # --- Search ------------------------------------------------------------------------------------------------------
 WIN = 30000
@@ -33,10 +28,18 @@ ROOT_VCF_NODES = 20000
 ROOT_VCT_NODES = 30000
 
 # --- Time (milliseconds) -----------------------------------------------------------------------------------------
-TIME_SAFETY_MS = 120
+TIME_SAFETY_MS = 150
 """Kept back from every deadline for process start, I/O and the manager's own overhead."""
-MATCH_MOVES_TO_GO = 22
-"""Moves we budget the remaining match time over."""
-SOFT_FRACTION = 0.45
-"""Share of the move budget after which no new iteration starts."""
 DEFAULT_TURN_MS = 5000
+"""Turn time when the manager sets none."""
+SOFT_FRACTION = 0.4
+"""Share of the hard limit after which no new iteration starts."""
+MATCH_MOVES_TO_GO = 30
+MIN_MOVES_TO_GO = 12
+"""Moves the remaining match time is spread over (fewer as the game goes on, never below the minimum)."""
+HARD_OVER_TARGET = 3.0
+"""The hard deadline may exceed the per-move target by this factor (hard positions get more)."""
+MAX_SHARE_OF_REMAINING = 0.25
+"""Never spend more than this share of the remaining match time on one move."""
+MIN_THINK_MS = 5
+"""Floor of the hard deadline when time is short but not out."""

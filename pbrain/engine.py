@@ -1,0 +1,229 @@
+"""Engine facade: a game position, a searcher, and `think` under limits. No I/O and no threads in here.
+
+The protocol layer (and the CLI, and tests) drive Pentad only through this module. Coordinates are (x, y) with
+0 <= x < width, 0 <= y < height; colours are rules.BLACK / rules.WHITE.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Protocol, Sequence, Tuple
+
+from pbrain import params, timeman
+from pbrain.board import Board, BoardError
+from pbrain.rules import BLACK, WHITE, Rule
+
+Point = Tuple[int, int]
+DEFAULT_MEMORY_BYTES = 350 * 1024 * 1024
+
+
+class StopFlag(Protocol):
+    """Anything with is_set(), such as threading.Event: the search stops soon after it becomes true."""
+
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds one `think`. None means "not given"; the protocol's own meanings apply to the time values."""
+
+    turn_ms: Optional[int] = None
+    """INFO timeout_turn: milliseconds for this move; 0 answers at once with the static best move."""
+    match_ms: Optional[int] = None
+    """INFO timeout_match: milliseconds for the whole game; 0 means no limit."""
+    time_left_ms: Optional[int] = None
+    """INFO time_left: milliseconds left in the game; timeman.UNLIMITED_MS means no limit."""
+    max_depth: Optional[int] = None
+    """Deepest iteration of the main search."""
+    max_nodes: Optional[int] = None
+    """Node budget (reproducible: for tests, levels and benchmarks)."""
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """Progress after one completed iteration."""
+
+    depth: int
+    """Iteration depth in plies."""
+    score: int
+    """From the side to move's view; beyond params.WIN_THRESHOLD it is a forced win (WIN - plies)."""
+    nodes: int
+    """Nodes searched so far in this think."""
+    time_ms: int
+    """Milliseconds since think started."""
+    pv: List[Point]
+    """Principal variation, the move to play first."""
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second so far."""
+        return int(self.nodes * 1000 / max(1, self.time_ms))
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The answer of one think."""
+
+    move: Optional[Point]
+    """The move to play; None only when the board is full."""
+    score: int
+    """From the side to move's view (see SearchInfo.score)."""
+    depth: int
+    """Deepest completed iteration (0 for instant answers)."""
+    nodes: int
+    """Nodes searched."""
+    time_ms: int
+    """Milliseconds spent."""
+    pv: List[Point] = field(default_factory=list)
+    """Principal variation starting with `move`."""
+    reason: str = "search"
+    """Why this move: 'win' (five now), 'defend' (the only block), 'vcf' (forced win found), 'static'
+    (no time to search), 'search', or 'none' (board full)."""
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes * 1000 / max(1, self.time_ms))
+
+
+class Engine:
+    """One game position under one rule, and the means to think about it."""
+
+    def __init__(self, width: int = 15, height: int = 0, rule: Rule = Rule.FREESTYLE,
+                 memory_bytes: int = DEFAULT_MEMORY_BYTES) -> None:
+        self.memory_bytes = memory_bytes
+        self._board = Board(width, height or width, int(rule))
+
+    # --- position -----------------------------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        """The board (read it; change it only through this facade)."""
+        return self._board
+
+    @property
+    def width(self) -> int:
+        """Board width (x extent)."""
+        return self._board.width
+
+    @property
+    def height(self) -> int:
+        """Board height (y extent)."""
+        return self._board.height
+
+    @property
+    def rule(self) -> Rule:
+        """The rule in force."""
+        return Rule(self._board.rule)
+
+    @property
+    def side_to_move(self) -> int:
+        """BLACK or WHITE."""
+        return self._board.side
+
+    def new_game(self, width: int, height: int = 0, rule: Optional[Rule] = None) -> None:
+        """An empty width x height board (height defaults to width), keeping the rule unless one is given;
+        raises BoardError for an unsupported size."""
+        self._board = Board(width, height or width, int(self.rule if rule is None else rule))
+
+    def set_rule(self, rule: Rule) -> None:
+        """Change the rule, keeping the stones and the side to move."""
+        if rule is self.rule:
+            return
+        stones, side = self.stones(), self.side_to_move
+        self._board = Board(self.width, self.height, int(rule))
+        self._place_all(stones, side)
+
+    def play(self, x: int, y: int) -> None:
+        """The side to move plays (x, y); raises BoardError when off the board or occupied."""
+        self._board.play(x, y)
+
+    def undo(self) -> Point:
+        """Take back the last stone and return where it was; raises BoardError on an empty board."""
+        return self._board.xy(self._board.undo())
+
+    def take_back(self, x: int, y: int) -> None:
+        """Remove the stone at (x, y), which must be the last one played; raises BoardError otherwise."""
+        cell = self._board.index(x, y)
+        if self._board.last_move() != cell:
+            raise BoardError(f"({x},{y}) is not the last stone played")
+        self._board.undo()
+
+    def set_position(self, stones: Sequence[Tuple[int, int, int]], side_to_move: int = 0) -> None:
+        """Replace the position by `stones`, (x, y, colour) in the order they were played. The side to move is
+        `side_to_move`, or by default the colour with fewer stones (black when equal). On a bad stone list raises
+        BoardError and keeps the old position."""
+        if side_to_move == 0:
+            blacks = sum(1 for _, _, c in stones if c == BLACK)
+            side_to_move = BLACK if blacks <= len(stones) - blacks else WHITE
+        fresh = Board(self.width, self.height, int(self.rule))
+        old, self._board = self._board, fresh
+        try:
+            self._place_all(stones, side_to_move)
+        except BoardError:
+            self._board = old
+            raise
+
+    def _place_all(self, stones: Sequence[Tuple[int, int, int]], side_to_move: int) -> None:
+        for x, y, color in stones:
+            if color not in (BLACK, WHITE):
+                raise BoardError(f"bad colour {color} at ({x},{y})")
+            self._board.place(self._board.index(x, y), color)
+        self._board.set_side(side_to_move)
+
+    def stones(self) -> List[Tuple[int, int, int]]:
+        """(x, y, colour) of every stone, in the order placed."""
+        return [(*self._board.xy(c), self._board.stone(c)) for c in self._board.history()]
+
+    def last_move_wins(self) -> bool:
+        """True when the last stone completed a winning line."""
+        return self._board.last_move_wins()
+
+    def is_forbidden(self, x: int, y: int) -> bool:
+        """True when black may not play the empty point (x, y) (renju)."""
+        return self._board.is_forbidden(self._board.index(x, y))
+
+    def forbidden_points(self) -> List[Point]:
+        """Every empty point black may not play (renju; empty otherwise)."""
+        if not self._board.renju:
+            return []
+        return [self._board.xy(c) for c in self._board.playable if self._board.is_forbidden(c)]
+
+    # --- thinking ------------------------------------------------------------------------------------------------
+    def set_memory(self, memory_bytes: int) -> None:
+        """The memory the whole process may use (INFO max_memory; 0 means no limit)."""
+        self.memory_bytes = memory_bytes
+
+    def clear_hash(self) -> None:
+        """Forget everything learnt in earlier searches."""
+
+    def think(self, limits: Limits = Limits(), on_info: Optional[Callable[[SearchInfo], None]] = None,
+              stop: Optional[StopFlag] = None) -> SearchResult:
+        """Choose a move for the side to move within `limits`. `on_info` hears each completed iteration; `stop`
+        ends the search early (the best move so far is returned). The position is unchanged afterwards."""
+        started = time.perf_counter()
+        board = self._board
+        me = board.side
+        budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count)
+        if board.is_full():
+            return SearchResult(None, 0, 0, 0, 0, reason="none")
+        moves = self._legal(board.candidates(), me)
+        if not moves:
+            moves = self._legal(list(board.playable), me)
+        best = max(moves, key=lambda c: self._static_order(c, me))
+        elapsed = int((time.perf_counter() - started) * 1000)
+        reason = "static" if budget.instant else "search"
+        return SearchResult(board.xy(best), 0, 0, len(moves), elapsed, [board.xy(best)], reason)
+
+    def _legal(self, cells: List[int], me: int) -> List[int]:
+        board = self._board
+        out = [c for c in cells if board.stone(c) == 0]
+        if me == BLACK and board.renju:
+            allowed = [c for c in out if not board.is_forbidden(c)]
+            return allowed or out
+        return out
+
+    def _static_order(self, cell: int, me: int) -> int:
+        """Attack and defence value of a cell by both sides' classes (used until the search lands)."""
+        mine = self._board.pattern4(cell, me)
+        theirs = self._board.pattern4(cell, 3 - me)
+        return params.CLASS_VALUE[mine] * 2 + params.CLASS_VALUE[theirs]
