@@ -74,6 +74,8 @@ cdef class Board:
     cdef int[::1] shift_before
     cdef int[::1] near_offset
     cdef readonly object playable
+    cdef int[::1] points
+    cdef readonly int npoints
 
     cdef inline unsigned int _line_pattern(self, int key) noexcept
     @cython.locals(index=int)

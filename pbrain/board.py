@@ -89,6 +89,8 @@ class Board:
         rng = random.Random(_ZOBRIST_SEED)
         self.zobrist = array("Q", [rng.getrandbits(64) for _ in range(2 * self.ncells)])
         self.playable = tuple(self.index(x, y) for y in range(height) for x in range(width))
+        self.points = array("i", self.playable)
+        self.npoints = len(self.playable)
         self.reset()
 
     def reset(self) -> None:

@@ -12,6 +12,7 @@ from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 from pbrain import params, timeman
 from pbrain.board import Board, BoardError
 from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.search import Searcher
 
 Point = Tuple[int, int]
 DEFAULT_MEMORY_BYTES = 350 * 1024 * 1024
@@ -78,7 +79,7 @@ class SearchResult:
     """Principal variation starting with `move`."""
     reason: str = "search"
     """Why this move: 'win' (five now), 'defend' (the only block), 'vcf' (forced win found), 'static'
-    (no time to search), 'search', or 'none' (board full)."""
+    (no time to search), 'search', or 'none' (no move: board full)."""
 
     @property
     def nps(self) -> int:
@@ -93,6 +94,7 @@ class Engine:
                  memory_bytes: int = DEFAULT_MEMORY_BYTES) -> None:
         self.memory_bytes = memory_bytes
         self._board = Board(width, height or width, int(rule))
+        self._searcher: Optional[Searcher] = None
 
     # --- position -----------------------------------------------------------------------------------------------
     @property
@@ -190,11 +192,29 @@ class Engine:
 
     # --- thinking ------------------------------------------------------------------------------------------------
     def set_memory(self, memory_bytes: int) -> None:
-        """The memory the whole process may use (INFO max_memory; 0 means no limit)."""
-        self.memory_bytes = memory_bytes
+        """The memory the whole process may use (INFO max_memory; 0 means no limit). Resizes the hash table."""
+        if memory_bytes != self.memory_bytes:
+            self.memory_bytes = memory_bytes
+            self._searcher = None
 
     def clear_hash(self) -> None:
         """Forget everything learnt in earlier searches."""
+        if self._searcher is not None:
+            self._searcher.clear()
+
+    def tt_bytes(self) -> int:
+        """Bytes the transposition table may take under the memory limit."""
+        if self.memory_bytes <= 0:
+            return params.TT_DEFAULT_BYTES
+        spare = (self.memory_bytes - params.PROCESS_BASELINE_BYTES) * params.TT_SHARE
+        return int(min(params.TT_MAX_BYTES, max(params.TT_MIN_BYTES, spare)))
+
+    def _bound_searcher(self) -> Searcher:
+        if self._searcher is None:
+            self._searcher = Searcher(self._board, self.tt_bytes())
+        elif self._searcher.board is not self._board:
+            self._searcher.rebind(self._board)
+        return self._searcher
 
     def think(self, limits: Limits = Limits(), on_info: Optional[Callable[[SearchInfo], None]] = None,
               stop: Optional[StopFlag] = None) -> SearchResult:
@@ -202,28 +222,24 @@ class Engine:
         ends the search early (the best move so far is returned). The position is unchanged afterwards."""
         started = time.perf_counter()
         board = self._board
-        me = board.side
-        budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count)
         if board.is_full():
             return SearchResult(None, 0, 0, 0, 0, reason="none")
-        moves = self._legal(board.candidates(), me)
-        if not moves:
-            moves = self._legal(list(board.playable), me)
-        best = max(moves, key=lambda c: self._static_order(c, me))
+        budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count)
+        searcher = self._bound_searcher()
+        max_depth = limits.max_depth if limits.max_depth is not None else params.MAX_DEPTH
+        max_nodes = limits.max_nodes if limits.max_nodes is not None else 0
+        if budget.instant:
+            max_depth = 0
+
+        def report(depth: int, score: int, nodes: int, pv: List[int]) -> None:
+            if on_info is not None:
+                elapsed = int((time.perf_counter() - started) * 1000)
+                on_info(SearchInfo(depth, score, nodes, elapsed, [board.xy(c) for c in pv]))
+
+        cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, budget.soft_ms, budget.hard_ms, stop,
+                                                       report)
         elapsed = int((time.perf_counter() - started) * 1000)
-        reason = "static" if budget.instant else "search"
-        return SearchResult(board.xy(best), 0, 0, len(moves), elapsed, [board.xy(best)], reason)
-
-    def _legal(self, cells: List[int], me: int) -> List[int]:
-        board = self._board
-        out = [c for c in cells if board.stone(c) == 0]
-        if me == BLACK and board.renju:
-            allowed = [c for c in out if not board.is_forbidden(c)]
-            return allowed or out
-        return out
-
-    def _static_order(self, cell: int, me: int) -> int:
-        """Attack and defence value of a cell by both sides' classes (used until the search lands)."""
-        mine = self._board.pattern4(cell, me)
-        theirs = self._board.pattern4(cell, 3 - me)
-        return params.CLASS_VALUE[mine] * 2 + params.CLASS_VALUE[theirs]
+        if cell < 0:
+            return SearchResult(None, 0, 0, nodes, elapsed, reason="none")
+        reason = searcher.last_reason
+        return SearchResult(board.xy(cell), score, depth, nodes, elapsed, [board.xy(c) for c in pv], reason)

@@ -12,20 +12,44 @@ OPPONENT_WEIGHT_16THS = 16
 TEMPO = 20
 """Constant bonus for having the move."""
 
+# --- Move ordering (by Pattern4 index, as for CLASS_VALUE) ------------------------------------------------------
+# A cell's ordering score = ORDER_OWN[its class for the mover] + ORDER_OPPONENT[its class for the opponent].
+ORDER_OWN = (0, 0, 20, 12, 40, 30, 70, 90, 400, 60, 110, 900, 3000, 20000)
+ORDER_OPPONENT = (0, 0, 10, 6, 20, 15, 35, 45, 250, 30, 55, 600, 2000, 10000)
+
 # --- Search ------------------------------------------------------------------------------------------------------
 WIN = 30000
 """Score of a win at the root; a win in n plies scores WIN - n."""
 WIN_THRESHOLD = WIN - 1000
 """Scores at or beyond this are mate scores."""
 
+MAX_PLY = 128
+MAX_DEPTH = 60
+"""Deepest iteration when no depth limit is given."""
 ASPIRATION_WINDOW = 60
+"""Half-width of the first aspiration window around the previous iteration's score."""
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 4
-MAX_PLY = 128
-MAX_CANDIDATES = 400
-VCF_QUIESCENCE_NODES = 200
-ROOT_VCF_NODES = 20000
-ROOT_VCT_NODES = 30000
+"""Late-move reductions apply to quiet moves from this depth and move number on."""
+KILLER_BONUS = 500
+MAX_ORDER_BONUS = 2000
+"""Killer and history bonuses added to a move's static ordering score, capped."""
+VCF_QUIESCENCE_NODES = 150
+VCF_QUIESCENCE_FOURS = 12
+"""Budget of the VCF probe at the leaves of the main search."""
+ROOT_VCF_NODES = 200000
+ROOT_VCF_FOURS = 40
+"""Budget of the VCF search before the main search starts."""
+
+# --- Memory -----------------------------------------------------------------------------------------------------
+PROCESS_BASELINE_BYTES = 56 * 1024 * 1024
+"""What the process uses besides the transposition table (interpreter, numpy, tables, buffers)."""
+TT_SHARE = 0.6
+"""Share of the memory left above the baseline that the transposition table takes."""
+TT_MAX_BYTES = 512 * 1024 * 1024
+TT_MIN_BYTES = 1024 * 1024
+TT_DEFAULT_BYTES = 128 * 1024 * 1024
+"""Transposition table size when the manager sets no memory limit."""
 
 # --- Time (milliseconds) -----------------------------------------------------------------------------------------
 TIME_SAFETY_MS = 150

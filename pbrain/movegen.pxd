@@ -1,0 +1,34 @@
+# C view of pbrain/movegen.py
+cimport cython
+from pbrain.board cimport Board, BLACK, EMPTY, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, STATE_STRIDE, PADDING
+
+cdef enum:
+    MAX_MOVES = 1024
+
+@cython.final
+cdef class MoveGen:
+    cdef Board board
+    cdef int plies
+    cdef int[::1] moves
+    cdef int[::1] scores
+    cdef int[::1] marks
+    cdef int mark_stamp
+    cdef int[::1] own_order
+    cdef int[::1] opp_order
+
+    @cython.locals(entry=int)
+    cdef bint legal(self, int cell, int side) noexcept
+    @cython.locals(mine=int, theirs=int)
+    cdef int order_score(self, int cell, int side) noexcept
+    @cython.locals(base=int, n=int, i=int, cell=int)
+    cpdef int gen_all(self, int ply, int side) noexcept
+    @cython.locals(base=int, own=int, wanted=int, n=int, found=int, i=int, k=int, cell=int, cls=int)
+    cpdef int gen_fours(self, int ply, int side) noexcept
+    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, stops=bint)
+    cpdef int gen_defences(self, int ply, int side) noexcept
+    @cython.locals(d=int, off=int, j=int, c=int)
+    cpdef int five_point(self, int side, int around) noexcept
+    @cython.locals(i=int, c=int)
+    cpdef int any_five_point(self, int side) noexcept
+    @cython.locals(base=int, i=int, j=int, move=int, score=int)
+    cdef void sort(self, int ply, int n) noexcept

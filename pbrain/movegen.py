@@ -1,0 +1,177 @@
+"""Move generation: candidate cells, fours, defences against an open three, and move ordering scores.
+
+A MoveGen owns preallocated buffers, one slice of MAX_MOVES per ply; nothing is allocated per node. Black's
+forbidden points (renju) are never generated for black.
+"""
+from __future__ import annotations
+
+from array import array
+
+import cython
+
+from pbrain import params
+from pbrain.board import Board
+
+if not cython.compiled:
+    from pbrain.board import BLACK, EMPTY  # noqa: F401
+
+    MAX_MOVES = 1024
+    P4_FORBID = 1
+    P4_BLOCK4 = 9
+    P4_FLEX4 = 12
+    P4_FIVE = 13
+    P4_MASK = 15
+    FLAG_DOUBLE_THREE = 16
+    STATE_STRIDE = 3
+    PADDING = 5
+
+COMPILED = cython.compiled
+
+
+class MoveGen:
+    """Move lists for one searcher: `moves`/`scores` hold MAX_MOVES entries per ply."""
+
+    def __init__(self, board: Board, plies: int) -> None:
+        self.board = board
+        self.plies = plies
+        self.moves = array("i", [0]) * (plies * MAX_MOVES)
+        self.scores = array("i", [0]) * (plies * MAX_MOVES)
+        self.marks = array("i", [0]) * board.ncells
+        self.mark_stamp = 0
+        self.own_order = array("i", params.ORDER_OWN)
+        self.opp_order = array("i", params.ORDER_OPPONENT)
+
+    def legal(self, cell: int, side: int) -> bool:
+        """May `side` play the empty `cell`? (Only renju black has forbidden points.)"""
+        board = self.board
+        if side != BLACK or not board.renju:
+            return True
+        entry = board.state[STATE_STRIDE * cell + BLACK]
+        if (entry & P4_MASK) == P4_FORBID:
+            return False
+        if entry & FLAG_DOUBLE_THREE:
+            return not board.is_forbidden(cell)
+        return True
+
+    def order_score(self, cell: int, side: int) -> int:
+        """Static ordering: the cell's value as an attack for `side` plus as a block of the opponent."""
+        board = self.board
+        mine = board.state[STATE_STRIDE * cell + side] & P4_MASK
+        theirs = board.state[STATE_STRIDE * cell + 3 - side] & P4_MASK
+        return self.own_order[mine] + self.opp_order[theirs]
+
+    def gen_all(self, ply: int, side: int) -> int:
+        """Every legal empty cell near a stone (the centre on an empty board), with ordering scores."""
+        board = self.board
+        base = ply * MAX_MOVES
+        n = 0
+        if board.move_count == 0:
+            self.moves[base] = board.points[(board.height // 2) * board.width + board.width // 2]
+            self.scores[base] = 0
+            return 1
+        for i in range(board.npoints):
+            cell = board.points[i]
+            if board.near[cell] > 0 and board.cells[cell] == EMPTY and self.legal(cell, side):
+                self.moves[base + n] = cell
+                self.scores[base + n] = self.order_score(cell, side)
+                n += 1
+        return n
+
+    def gen_fours(self, ply: int, side: int) -> int:
+        """Every legal cell where `side` makes a four or better (BLOCK4 .. FLEX4), with ordering scores."""
+        board = self.board
+        base = ply * MAX_MOVES
+        own = 16 * (side - 1)
+        wanted = 0
+        for k in range(P4_BLOCK4, P4_FLEX4 + 1):
+            wanted += board.p4count[own + k]
+        n = 0
+        found = 0
+        i = 0
+        while found < wanted and i < board.npoints:
+            cell = board.points[i]
+            i += 1
+            if board.cells[cell] != EMPTY:
+                continue
+            cls = board.state[STATE_STRIDE * cell + side] & P4_MASK
+            if P4_BLOCK4 <= cls <= P4_FLEX4:
+                found += 1
+                if self.legal(cell, side):
+                    self.moves[base + n] = cell
+                    self.scores[base + n] = self.order_score(cell, side)
+                    n += 1
+        return n
+
+    def gen_defences(self, ply: int, side: int) -> int:
+        """`side` to move faces open-four threats (the opponent's FLEX4 cells): its own fours, and every legal
+        cell after which the opponent has no FLEX4 cell left. Ordering scores included."""
+        board = self.board
+        opp = 3 - side
+        base = ply * MAX_MOVES
+        n = self.gen_fours(ply, side)
+        self.mark_stamp += 1
+        stamp = self.mark_stamp
+        for k in range(n):
+            self.marks[self.moves[base + k]] = stamp
+        threats = board.p4count[16 * (opp - 1) + P4_FLEX4]
+        found = 0
+        i = 0
+        while found < threats and i < board.npoints:
+            cell = board.points[i]
+            i += 1
+            if board.cells[cell] != EMPTY or (board.state[STATE_STRIDE * cell + opp] & P4_MASK) != P4_FLEX4:
+                continue
+            found += 1
+            for d in range(4):
+                off = board.dir_offset[d]
+                for j in range(-PADDING, PADDING + 1):
+                    c = cell + j * off
+                    if board.cells[c] != EMPTY or self.marks[c] == stamp:
+                        continue
+                    self.marks[c] = stamp
+                    if not self.legal(c, side):
+                        continue
+                    board.make_stone(c, side)
+                    stops = board.p4count[16 * (opp - 1) + P4_FLEX4] == 0
+                    board.unmake()
+                    if stops:
+                        self.moves[base + n] = c
+                        self.scores[base + n] = self.order_score(c, side)
+                        n += 1
+        return n
+
+    def five_point(self, side: int, around: int) -> int:
+        """A cell on the four lines through `around` (within 4) where `side` makes five, or -1."""
+        board = self.board
+        for d in range(4):
+            off = board.dir_offset[d]
+            for j in range(-4, 5):
+                c = around + j * off
+                if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FIVE:
+                    return c
+        return -1
+
+    def any_five_point(self, side: int) -> int:
+        """Some cell where `side` makes five, or -1."""
+        board = self.board
+        if board.p4count[16 * (side - 1) + P4_FIVE] == 0:
+            return -1
+        for i in range(board.npoints):
+            c = board.points[i]
+            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FIVE:
+                return c
+        return -1
+
+    def sort(self, ply: int, n: int) -> None:
+        """Order a ply's moves by score, highest first (stable insertion sort: lists are short)."""
+        base = ply * MAX_MOVES
+        for i in range(1, n):
+            move = self.moves[base + i]
+            score = self.scores[base + i]
+            j = i - 1
+            while j >= 0 and self.scores[base + j] < score:
+                self.moves[base + j + 1] = self.moves[base + j]
+                self.scores[base + j + 1] = self.scores[base + j]
+                j -= 1
+            self.moves[base + j + 1] = move
+            self.scores[base + j + 1] = score

@@ -1,0 +1,63 @@
+# C view of pbrain/search.py
+cimport cython
+from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE
+from pbrain.evaluation cimport evaluate
+from pbrain.movegen cimport MoveGen, MAX_MOVES
+from pbrain.threats cimport ThreatSolver
+
+cdef enum:
+    MAX_PLY = 128
+    INF = 32000
+    WIN = 30000
+    WIN_THRESHOLD = 29000
+    BOUND_LOWER = 1
+    BOUND_UPPER = 2
+    BOUND_EXACT = 3
+    CHECK_EVERY = 1023
+
+@cython.final
+cdef class Searcher:
+    cdef readonly Board board
+    cdef MoveGen gen
+    cdef ThreatSolver threats
+    cdef readonly long tt_size
+    cdef unsigned long long[::1] tt_keys
+    cdef unsigned long long[::1] tt_data
+    cdef int[::1] killers
+    cdef int[::1] history
+    cdef int[::1] pv
+    cdef int[::1] pv_len
+    cdef unsigned long long black_key, white_key
+    cdef readonly long nodes
+    cdef long node_limit
+    cdef bint aborted
+    cdef double started, hard_s
+    cdef object stop
+    cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
+    cdef public int root_vcf_nodes, root_vcf_fours
+    cdef int instant_score
+    cdef readonly object last_reason
+
+    cpdef void rebind(self, Board board)
+    @cython.locals(i=long)
+    cpdef void clear(self)
+    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, vcf_deadline=double)
+    cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
+    @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
+    cdef int _instant_answer(self) noexcept
+    cdef void _check_limits(self)
+    cdef unsigned long long _key(self) noexcept
+    @cython.locals(slot=long, data="unsigned long long")
+    cdef void _tt_store(self, unsigned long long key, int move, int score, int depth, int bound, int ply) noexcept
+    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", slot=long, tt_move=int, data="unsigned long long", tt_score=int, tt_depth=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int)
+    cdef int _pvs(self, int alpha, int beta, int depth, int ply)
+    @cython.locals(me=int, own=int, fours=int)
+    cdef int _quiesce(self, int ply)
+    @cython.locals(i=int, c=int)
+    cdef int _legal_flex4(self, int side) noexcept
+    @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
+    cdef void _order(self, int ply, int n, int me, int tt_move) noexcept
+    @cython.locals(slot=int)
+    cdef void _reward(self, int ply, int me, int move, int depth) noexcept
+    @cython.locals(row=int, child=int, end=int, i=int)
+    cdef void _update_pv(self, int ply, int move) noexcept

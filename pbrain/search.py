@@ -1,0 +1,391 @@
+"""Main search: iterative-deepening negamax PVS with aspiration windows, a transposition table, killer and
+history ordering, late-move reductions, forced-move extensions and VCF as the quiescence at the leaves.
+
+Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
+WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the node (Stockfish's value_to_tt).
+"""
+from __future__ import annotations
+
+import time
+from array import array
+
+import cython
+
+from pbrain import params
+from pbrain.board import Board
+from pbrain.evaluation import evaluate
+from pbrain.movegen import MoveGen
+from pbrain.threats import ThreatSolver
+
+if not cython.compiled:
+    from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
+    from pbrain.board import P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.movegen import MAX_MOVES  # noqa: F401
+
+    MAX_PLY = 128
+    INF = 32000
+    WIN = 30000
+    WIN_THRESHOLD = 29000
+    BOUND_EXACT = 3
+    BOUND_LOWER = 1
+    BOUND_UPPER = 2
+    CHECK_EVERY = 1023
+
+COMPILED = cython.compiled
+_SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
+TT_ENTRY_BYTES = 16
+assert params.WIN == 30000 and params.WIN_THRESHOLD == 29000 and params.MAX_PLY == 128
+
+
+def tt_entries_for(memory_bytes: int) -> int:
+    """Largest power-of-two entry count whose table fits in `memory_bytes` (at least 1024)."""
+    entries = 1024
+    while entries * 2 * TT_ENTRY_BYTES <= memory_bytes:
+        entries *= 2
+    return entries
+
+
+class Searcher:
+    """Searches one board. Owns the move buffers, the threat solver and the transposition table."""
+
+    def __init__(self, board: Board, tt_bytes: int) -> None:
+        self.tt_size = tt_entries_for(tt_bytes)
+        self.tt_keys = array("Q", [0]) * self.tt_size
+        self.tt_data = array("Q", [0]) * self.tt_size
+        self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
+        self.rebind(board)
+        self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
+        self.pv_len = array("i", [0]) * (MAX_PLY + 1)
+        self.black_key = _SIDE_KEY[1]
+        self.white_key = _SIDE_KEY[2]
+        self.nodes = 0
+        self.node_limit = 0
+        self.aborted = False
+        self.started = 0.0
+        self.hard_s = 0.0
+        self.stop = None
+        self.qnodes = params.VCF_QUIESCENCE_NODES
+        self.qfours = params.VCF_QUIESCENCE_FOURS
+        self.lmr_min_depth = params.LMR_MIN_DEPTH
+        self.lmr_min_move = params.LMR_MIN_MOVE
+        self.killer_bonus = params.KILLER_BONUS
+        self.max_order_bonus = params.MAX_ORDER_BONUS
+        self.aspiration = params.ASPIRATION_WINDOW
+        self.root_vcf_nodes = params.ROOT_VCF_NODES
+        self.root_vcf_fours = params.ROOT_VCF_FOURS
+        self.instant_score = 0
+        self.last_reason = "search"
+
+    def rebind(self, board: Board) -> None:
+        """Search `board` from now on (a new game or position), keeping the transposition table."""
+        self.board = board
+        self.gen = MoveGen(board, MAX_PLY + 1)
+        self.threats = ThreatSolver(board)
+        self.history = array("i", [0]) * (2 * board.ncells)
+
+    def clear(self) -> None:
+        """Forget the transposition table, killers and history."""
+        for i in range(self.tt_size):
+            self.tt_keys[i] = 0
+            self.tt_data[i] = 0
+        for i in range(2 * self.board.ncells):
+            self.history[i] = 0
+        self.threats.clear()
+
+    # --- iterative deepening ------------------------------------------------------------------------------------
+    def think(self, max_depth: int, max_nodes: int, soft_ms: float, hard_ms: float, stop: object,
+              on_iteration: object) -> tuple:
+        """Iterative deepening from depth 1 to `max_depth` until the soft deadline (no new iteration), the hard
+        deadline, `max_nodes` or `stop.is_set()` (abort). Calls on_iteration(depth, score, nodes, pv) after each
+        completed iteration. Returns (best cell or -1, score, completed depth, nodes, pv cells)."""
+        board = self.board
+        self.nodes = 0
+        self.node_limit = max_nodes if max_nodes > 0 else 1 << 62
+        self.aborted = False
+        self.started = time.perf_counter()
+        self.hard_s = hard_ms / 1000.0
+        self.stop = stop
+        for i in range(2 * (MAX_PLY + 1)):
+            self.killers[i] = 0
+        for i in range(2 * board.ncells):
+            self.history[i] >>= 2
+        best_move = -1
+        best_score = 0
+        done_depth = 0
+        best_pv: list = []
+        score = 0
+        self.last_reason = "search"
+        instant = self._instant_answer()
+        if instant >= 0:
+            return instant, self.instant_score, 0, self.nodes, [instant]
+        vcf_deadline = self.started + self.hard_s * 0.3
+        if max_depth > 0 and hard_ms > 0 and self.threats.vcf(self.root_vcf_fours, min(self.root_vcf_nodes,
+                                                                                       self.node_limit),
+                                                               vcf_deadline):
+            self.nodes += self.threats.nodes
+            line = self.threats.winning_line()
+            self.last_reason = "vcf"
+            return line[0], WIN - self.threats.win_plies, len(line), self.nodes, line
+        self.nodes += self.threats.nodes
+        for depth in range(1, max_depth + 1):
+            if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
+                window = self.aspiration
+                alpha = best_score - window
+                beta = best_score + window
+                while True:
+                    score = self._pvs(alpha, beta, depth, 0)
+                    if self.aborted:
+                        break
+                    if score <= alpha:
+                        alpha = max(-INF, alpha - 4 * window)
+                    elif score >= beta:
+                        beta = min(INF, beta + 4 * window)
+                    else:
+                        break
+                    window *= 4
+            else:
+                score = self._pvs(-INF, INF, depth, 0)
+            if self.aborted or self.pv_len[0] == 0:
+                break
+            best_move = self.pv[0]
+            best_score = score
+            done_depth = depth
+            best_pv = [self.pv[i] for i in range(self.pv_len[0])]
+            if on_iteration is not None:
+                on_iteration(depth, score, self.nodes, best_pv)
+            if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
+                break  # a proven result: deeper search cannot change it
+            if (time.perf_counter() - self.started) * 1000.0 >= soft_ms:
+                break
+        self.stop = None
+        if best_move < 0:  # no iteration completed: the best-ordered legal move
+            self.last_reason = "static"
+            n = self.gen.gen_all(0, board.side)
+            if n > 0:
+                self.gen.sort(0, n)
+                best_move = self.gen.moves[0]
+                best_pv = [best_move]
+        return best_move, best_score, done_depth, self.nodes, best_pv
+
+    def _instant_answer(self) -> int:
+        """The move when the root has only one sensible one: a five now, the block of the opponent's five, an
+        open four. Sets instant_score; -1 when the position needs a search."""
+        board = self.board
+        gen = self.gen
+        me = board.side
+        opp = 3 - me
+        five = gen.any_five_point(me)
+        if five >= 0:
+            self.instant_score = WIN - 1
+            self.last_reason = "win"
+            return five
+        block = gen.any_five_point(opp)
+        if block >= 0:
+            self.instant_score = -(WIN - 2) if board.p4count[16 * (opp - 1) + P4_FIVE] > 1 else 0
+            if gen.legal(block, me):
+                self.last_reason = "defend"
+                return block
+        if board.p4count[16 * (me - 1) + P4_FLEX4] > 0:
+            four = self._legal_flex4(me)
+            if four >= 0:
+                self.instant_score = WIN - 3
+                self.last_reason = "vcf"
+                return four
+        if block >= 0:  # renju black cannot block: every move loses; let the search pick one
+            return -1
+        if board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
+            n = gen.gen_defences(0, me)
+            if n == 1:
+                self.instant_score = 0
+                self.last_reason = "defend"
+                return gen.moves[0]
+        return -1
+
+    def _check_limits(self) -> None:
+        if self.nodes >= self.node_limit:
+            self.aborted = True
+        elif time.perf_counter() - self.started >= self.hard_s:
+            self.aborted = True
+        elif self.stop is not None and self.stop.is_set():
+            self.aborted = True
+
+    # --- transposition table ------------------------------------------------------------------------------------
+    def _key(self) -> int:
+        return self.board.hash ^ (self.black_key if self.board.side == BLACK else self.white_key)
+
+    def _tt_store(self, key: int, move: int, score: int, depth: int, bound: int, ply: int) -> None:
+        if score >= WIN_THRESHOLD:
+            score += ply
+        elif score <= -WIN_THRESHOLD:
+            score -= ply
+        slot = key & (self.tt_size - 1)
+        data = bound
+        data = (data << 8) | depth
+        data = (data << 16) | (score + 32768)
+        data = (data << 16) | (move + 1)
+        self.tt_keys[slot] = key
+        self.tt_data[slot] = data
+
+    # --- alpha-beta ---------------------------------------------------------------------------------------------
+    def _pvs(self, alpha: int, beta: int, depth: int, ply: int) -> int:
+        """Negamax PVS. Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound, otherwise exact.
+        On return pv[ply * (MAX_PLY + 1) ...] holds the line from this node (pv_len[ply] is its end)."""
+        board = self.board
+        gen = self.gen
+        self.pv_len[ply] = ply
+        if (self.nodes & CHECK_EVERY) == 0:
+            self._check_limits()
+        if self.aborted:
+            return 0
+        self.nodes += 1
+        me = board.side
+        opp = 3 - me
+        if board.p4count[16 * (me - 1) + P4_FIVE] > 0:
+            return WIN - (ply + 1)
+        opp_fives = board.p4count[16 * (opp - 1) + P4_FIVE]
+        if opp_fives >= 2:
+            return -(WIN - (ply + 2))
+        if board.move_count >= board.npoints:
+            return 0
+        if ply >= MAX_PLY - 4:
+            return evaluate(board, me)
+        if opp_fives == 1:
+            block = gen.any_five_point(opp)
+            if not gen.legal(block, me):
+                return -(WIN - (ply + 2))
+            board.make(block)
+            score = -self._pvs(-beta, -alpha, depth, ply + 1)  # a forced reply costs no depth
+            board.unmake()
+            self._update_pv(ply, block)
+            return score
+        if board.p4count[16 * (me - 1) + P4_FLEX4] > 0 and self._legal_flex4(me) >= 0:
+            return WIN - (ply + 3)
+        if depth <= 0:
+            return self._quiesce(ply)
+
+        key = self._key()
+        slot = key & (self.tt_size - 1)
+        tt_move = -1
+        if self.tt_keys[slot] == key:
+            data = self.tt_data[slot]
+            tt_move = (data & 0xFFFF)
+            tt_move -= 1
+            tt_score = (data >> 16) & 0xFFFF
+            tt_score -= 32768
+            tt_depth = (data >> 32) & 0xFF
+            tt_bound = (data >> 40) & 3
+            if tt_score >= WIN_THRESHOLD:
+                tt_score -= ply
+            elif tt_score <= -WIN_THRESHOLD:
+                tt_score += ply
+            if ply > 0 and tt_depth >= depth:
+                if tt_bound == BOUND_EXACT or (tt_bound == BOUND_LOWER and tt_score >= beta) or (
+                        tt_bound == BOUND_UPPER and tt_score <= alpha):
+                    if tt_move >= 0:
+                        self.pv[ply * (MAX_PLY + 1) + ply] = tt_move
+                        self.pv_len[ply] = ply + 1
+                    return tt_score
+
+        base = ply * MAX_MOVES
+        if board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
+            n = gen.gen_defences(ply, me)
+            if n == 0:
+                return -(WIN - (ply + 4))
+        else:
+            n = gen.gen_all(ply, me)
+            if n == 0:
+                return 0
+        self._order(ply, n, me, tt_move)
+
+        best = -INF
+        best_move = gen.moves[base]
+        alpha0 = alpha
+        for i in range(n):
+            move = gen.moves[base + i]
+            quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
+                board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
+            board.make(move)
+            if i == 0:
+                score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)
+            else:
+                reduction = 0
+                if quiet and depth >= self.lmr_min_depth and i >= self.lmr_min_move:
+                    reduction = 1 if i < 12 else 2
+                score = -self._pvs(-alpha - 1, -alpha, depth - 1 - reduction, ply + 1)
+                if score > alpha and reduction > 0:
+                    score = -self._pvs(-alpha - 1, -alpha, depth - 1, ply + 1)
+                if alpha < score < beta:
+                    score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)
+            board.unmake()
+            if self.aborted:
+                return 0
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    self._update_pv(ply, move)
+                    if alpha >= beta:
+                        if quiet:
+                            self._reward(ply, me, move, depth)
+                        break
+        bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
+        self._tt_store(key, best_move, best, depth, bound, ply)
+        return best
+
+    def _quiesce(self, ply: int) -> int:
+        """Leaf value: a VCF for the side to move if a short one exists, otherwise the static evaluation."""
+        board = self.board
+        me = board.side
+        own = 16 * (me - 1)
+        fours = board.p4count[own + P4_BLOCK4] + board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[
+            own + P4_BLOCK4_FLEX3]
+        if fours > 0 and self.qnodes > 0:
+            if self.threats.vcf(self.qfours, self.qnodes):
+                self.nodes += self.threats.nodes
+                return WIN - (ply + self.threats.win_plies)
+            self.nodes += self.threats.nodes
+        return evaluate(board, me)
+
+    def _legal_flex4(self, side: int) -> int:
+        """A cell where `side` legally makes an open or double four, or -1."""
+        board = self.board
+        for i in range(board.npoints):
+            c = board.points[i]
+            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FLEX4 and \
+                    self.gen.legal(c, side):
+                return c
+        return -1
+
+    def _order(self, ply: int, n: int, me: int, tt_move: int) -> None:
+        gen = self.gen
+        base = ply * MAX_MOVES
+        hist = (me - 1) * self.board.ncells
+        k1 = self.killers[2 * ply]
+        k2 = self.killers[2 * ply + 1]
+        for i in range(n):
+            move = gen.moves[base + i]
+            if move == tt_move:
+                gen.scores[base + i] = 1 << 30
+            else:
+                bonus = self.history[hist + move] >> 4
+                if move == k1 or move == k2:
+                    bonus += self.killer_bonus
+                gen.scores[base + i] += min(bonus, self.max_order_bonus)
+        gen.sort(ply, n)
+
+    def _reward(self, ply: int, me: int, move: int, depth: int) -> None:
+        if self.killers[2 * ply] != move:
+            self.killers[2 * ply + 1] = self.killers[2 * ply]
+            self.killers[2 * ply] = move
+        slot = (me - 1) * self.board.ncells + move
+        self.history[slot] = min(self.history[slot] + depth * depth, 1 << 20)
+
+    def _update_pv(self, ply: int, move: int) -> None:
+        row = ply * (MAX_PLY + 1)
+        child = (ply + 1) * (MAX_PLY + 1)
+        self.pv[row + ply] = move
+        end = self.pv_len[ply + 1] if self.pv_len[ply + 1] > ply + 1 else ply + 1
+        for i in range(ply + 1, end):
+            self.pv[row + i] = self.pv[child + i]
+        self.pv_len[ply] = end

@@ -1,0 +1,53 @@
+# C view of pbrain/threats.py
+cimport cython
+from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE
+from pbrain.movegen cimport MoveGen, MAX_MOVES
+
+cdef enum:
+    MAX_THREAT_PLY = 128
+    TT_BITS = 16
+    VCF_INSIDE_VCT = 10
+
+@cython.final
+cdef class ThreatSolver:
+    cdef Board board
+    cdef MoveGen gen
+    cdef int[::1] line
+    cdef readonly int line_length
+    cdef readonly int win_plies
+    cdef unsigned long long[::1] tt_keys
+    cdef int[::1] tt_depth
+    cdef unsigned long long[::1] vct_keys
+    cdef int[::1] vct_depth
+    cdef readonly long nodes
+    cdef long node_limit
+    cdef double deadline
+    cdef unsigned long long black_key, white_key
+
+    @cython.locals(i=int)
+    cpdef void clear(self)
+    cpdef list winning_line(self)
+    cpdef bint vcf(self, int max_fours, long max_nodes, double deadline=*)
+    cdef unsigned long long _key(self) noexcept
+    @cython.locals(slot=int)
+    cdef bint _refuted(self, unsigned long long key, int depth) noexcept
+    @cython.locals(slot=int)
+    cdef void _store_refuted(self, unsigned long long key, int depth) noexcept
+    @cython.locals(me=int, opp=int, five=int, base=int, block=int, cls=int, n=int, key="unsigned long long", i=int, move=int, reply=int, won=bint)
+    cdef bint _vcf(self, int depth, int ply) noexcept
+    @cython.locals(won=bint)
+    cpdef bint vct(self, int max_threats, long max_nodes, double deadline=*)
+    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, four=int, key="unsigned long long", i=int, move=int, won=bint)
+    cdef bint _attack(self, int depth, int ply) noexcept
+    @cython.locals(me=int, opp=int, attacker_fives=int, block=int, won=bint, base=int, n=int, i=int, move=int, counter=int)
+    cdef bint _defend(self, int depth, int ply) noexcept
+    @cython.locals(base=int, n=int, i=int, cell=int, cls=int)
+    cdef int _gen_threats(self, int ply, int me) noexcept
+    @cython.locals(i=int, c=int)
+    cdef int _legal_class(self, int side, int cls) noexcept
+    @cython.locals(slot=int)
+    cdef bint _vct_refuted(self, unsigned long long key, int depth) noexcept
+    @cython.locals(slot=int)
+    cdef void _store_vct_refuted(self, unsigned long long key, int depth) noexcept
+    @cython.locals(d=int, off=int, j=int, c=int)
+    cdef bint _second_five(self, int me, int move, int first) noexcept

@@ -1,0 +1,318 @@
+"""Threat-space search: VCF (victory by continuous fours) and VCT (fours and open threes).
+
+Contract of both solvers: called with the attacker to move, they answer True only for a forced win the search
+proved within its limits (the winning line is left in `line[0:line_length]`), and False when none was found;
+False is not a proof that none exists (limits, aborts). The board is unchanged afterwards.
+"""
+from __future__ import annotations
+
+import time
+from array import array
+
+import cython
+
+from pbrain.board import Board
+from pbrain.movegen import MoveGen
+
+if not cython.compiled:
+    from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK  # noqa
+    from pbrain.board import STATE_STRIDE  # noqa: F401
+    from pbrain.movegen import MAX_MOVES  # noqa: F401
+
+    MAX_THREAT_PLY = 128
+    TT_BITS = 16
+    VCF_INSIDE_VCT = 10
+
+COMPILED = cython.compiled
+_SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
+
+
+class ThreatSolver:
+    """VCF / VCT solver with its own move buffers and a small transposition table of refuted positions."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.gen = MoveGen(board, MAX_THREAT_PLY)
+        self.line = array("i", [0]) * MAX_THREAT_PLY
+        self.line_length = 0
+        self.win_plies = 0
+        self.tt_keys = array("Q", [0]) * (1 << TT_BITS)
+        self.tt_depth = array("i", [0]) * (1 << TT_BITS)
+        self.vct_keys = array("Q", [0]) * (1 << TT_BITS)
+        self.vct_depth = array("i", [0]) * (1 << TT_BITS)
+        self.nodes = 0
+        self.node_limit = 0
+        self.deadline = 0.0
+        self.black_key = _SIDE_KEY[1]
+        self.white_key = _SIDE_KEY[2]
+
+    def clear(self) -> None:
+        """Forget refuted positions (their keys may belong to another game)."""
+        for i in range(1 << TT_BITS):
+            self.tt_keys[i] = 0
+            self.tt_depth[i] = 0
+            self.vct_keys[i] = 0
+            self.vct_depth[i] = 0
+
+    def winning_line(self) -> list:
+        """Cells of the last proven win, attacker's and defender's moves alternating."""
+        return [self.line[i] for i in range(self.line_length)]
+
+    # --- VCF ----------------------------------------------------------------------------------------------------
+    def vcf(self, max_fours: int, max_nodes: int, deadline: float = 0.0) -> bool:
+        """Does the side to move win by continuous fours (at most `max_fours` of its own moves, `max_nodes`
+        nodes, until time.perf_counter() reaches `deadline` if it is not 0)? On True the line is in
+        winning_line() and the winning stone comes `win_plies` plies from now."""
+        self.nodes = 0
+        self.node_limit = max_nodes
+        self.deadline = deadline
+        self.line_length = 0
+        return self._vcf(max_fours, 0)
+
+    def _key(self) -> int:
+        board = self.board
+        return board.hash ^ (self.black_key if board.side == BLACK else self.white_key)
+
+    def _refuted(self, key: int, depth: int) -> bool:
+        slot = key & ((1 << TT_BITS) - 1)
+        return self.tt_keys[slot] == key and self.tt_depth[slot] >= depth
+
+    def _store_refuted(self, key: int, depth: int) -> None:
+        slot = key & ((1 << TT_BITS) - 1)
+        self.tt_keys[slot] = key
+        self.tt_depth[slot] = depth
+
+    def _vcf(self, depth: int, ply: int) -> bool:
+        board = self.board
+        gen = self.gen
+        me = board.side
+        opp = 3 - me
+        self.nodes += 1
+        five = gen.any_five_point(me)
+        if five >= 0:
+            self.line[ply] = five
+            self.line_length = ply + 1
+            self.win_plies = ply + 1
+            return True
+        if (self.nodes & 1023) == 0 and self.deadline > 0.0 and time.perf_counter() >= self.deadline:
+            self.node_limit = 0
+        if self.nodes > self.node_limit or depth <= 0 or ply + 2 >= MAX_THREAT_PLY:
+            return False
+        base = ply * MAX_MOVES
+        if board.p4count[16 * (opp - 1) + P4_FIVE] > 0:
+            # The defender threatens five: the attacker must block, and only a blocking four keeps the attack on.
+            if board.p4count[16 * (opp - 1) + P4_FIVE] > 1:
+                return False
+            block = gen.any_five_point(opp)
+            cls = board.state[STATE_STRIDE * block + me] & P4_MASK
+            if cls < P4_BLOCK4 or cls == P4_FIVE or not gen.legal(block, me):
+                return False
+            gen.moves[base] = block
+            n = 1
+        else:
+            n = gen.gen_fours(ply, me)
+            if n == 0:
+                return False
+            gen.sort(ply, n)
+        key = self._key()
+        if self._refuted(key, depth):
+            return False
+        for i in range(n):
+            move = gen.moves[base + i]
+            board.make(move)
+            reply = gen.five_point(me, move)
+            if reply < 0:  # not a four after all (cannot happen for four classes): skip
+                board.unmake()
+                continue
+            if (board.state[STATE_STRIDE * move + me] & P4_MASK) == P4_FLEX4 or self._second_five(me, move, reply):
+                board.unmake()
+                self.line[ply] = move
+                self.line_length = ply + 1
+                self.win_plies = ply + 3
+                return True
+            if opp == BLACK and board.renju and board.is_forbidden(reply):
+                board.unmake()
+                self.line[ply] = move
+                self.line[ply + 1] = reply
+                self.line_length = ply + 2
+                self.win_plies = ply + 3
+                return True
+            board.make(reply)
+            won = self._vcf(depth - 1, ply + 2)
+            board.unmake()
+            board.unmake()
+            if won:
+                self.line[ply] = move
+                self.line[ply + 1] = reply
+                return True
+        if self.nodes <= self.node_limit:
+            self._store_refuted(key, depth)
+        return False
+
+    # --- VCT ----------------------------------------------------------------------------------------------------
+    def vct(self, max_threats: int, max_nodes: int, deadline: float = 0.0) -> bool:
+        """Does the side to move win by continuous threats: fours and open threes, at most `max_threats` of its
+        own moves, every defence tried (blocks of the three, counter-fours, a counter-VCF)? On True the first
+        move is winning_line()[0]; the rest of the line is one defence per threat."""
+        self.nodes = 0
+        self.node_limit = max_nodes
+        self.deadline = deadline
+        self.line_length = 0
+        self.win_plies = 0
+        won = self._attack(max_threats, 0)
+        if won and self.line_length == 0:
+            self.line_length = 1  # the defender had no defence at all after the first threat
+        return won
+
+    def _attack(self, depth: int, ply: int) -> bool:
+        """VCT, attacker to move."""
+        board = self.board
+        gen = self.gen
+        me = board.side
+        opp = 3 - me
+        self.nodes += 1
+        if board.p4count[16 * (me - 1) + P4_FIVE] > 0:
+            self.line[ply] = gen.any_five_point(me)
+            self.line_length = ply + 1
+            return True
+        if (self.nodes & 1023) == 0 and self.deadline > 0.0 and time.perf_counter() >= self.deadline:
+            self.node_limit = 0
+        if self.nodes > self.node_limit or ply + 4 >= MAX_THREAT_PLY:
+            return False
+        opp_fives = board.p4count[16 * (opp - 1) + P4_FIVE]
+        if opp_fives > 1:
+            return False
+        base = ply * MAX_MOVES
+        if opp_fives == 1:
+            block = gen.any_five_point(opp)
+            cls = board.state[STATE_STRIDE * block + me] & P4_MASK
+            if cls < P4_FLEX3 or cls == P4_FIVE or not gen.legal(block, me):
+                return False  # the block must keep the initiative
+            gen.moves[base] = block
+            n = 1
+        else:
+            if board.p4count[16 * (me - 1) + P4_FLEX4] > 0:
+                four = self._legal_class(me, P4_FLEX4)
+                if four >= 0:
+                    self.line[ply] = four
+                    self.line_length = ply + 1
+                    return True
+            if depth <= 0:
+                return self._vcf(VCF_INSIDE_VCT, ply)
+            n = self._gen_threats(ply, me)
+            if n == 0:
+                return False
+        key = self._key()
+        if self._vct_refuted(key, depth):
+            return False
+        for i in range(n):
+            move = gen.moves[base + i]
+            board.make(move)
+            won = self._defend(depth - 1, ply + 1)
+            board.unmake()
+            if won:
+                self.line[ply] = move
+                return True
+        if self.nodes <= self.node_limit:
+            self._store_vct_refuted(key, depth)
+        return False
+
+    def _defend(self, depth: int, ply: int) -> bool:
+        """VCT, defender to move after the attacker's threat: True when every defence still loses."""
+        board = self.board
+        gen = self.gen
+        me = board.side
+        opp = 3 - me
+        self.nodes += 1
+        if board.p4count[16 * (me - 1) + P4_FIVE] > 0:
+            return False  # the defender wins first
+        attacker_fives = board.p4count[16 * (opp - 1) + P4_FIVE]
+        if attacker_fives > 1:
+            self.line_length = ply
+            return True
+        if attacker_fives == 1:
+            block = gen.any_five_point(opp)
+            if not gen.legal(block, me):
+                self.line[ply] = block
+                self.line_length = ply + 1
+                return True
+            board.make(block)
+            won = self._attack(depth, ply + 1)
+            board.unmake()
+            if won:
+                self.line[ply] = block
+            return won
+        if self.nodes > self.node_limit or board.p4count[16 * (opp - 1) + P4_FLEX4] == 0:
+            return False  # out of budget, or the move was no threat after all
+        if self._vcf(VCF_INSIDE_VCT, ply):
+            return False  # the defender has a winning counter-attack
+        base = ply * MAX_MOVES
+        n = gen.gen_defences(ply, me)
+        for i in range(n):
+            move = gen.moves[base + i]
+            board.make(move)
+            counter = gen.five_point(me, move)
+            if counter >= 0:
+                # A counter-four: the attacker must block it, then the defender is to move again.
+                if not gen.legal(counter, opp):
+                    won = False
+                else:
+                    board.make(counter)
+                    won = self._defend(depth, ply + 2)
+                    board.unmake()
+            else:
+                won = self._attack(depth, ply + 1)
+            board.unmake()
+            if not won:
+                return False
+            if i == 0:
+                self.line[ply] = move
+        return True
+
+    def _gen_threats(self, ply: int, me: int) -> int:
+        """Attacker moves for VCT: fours first, then moves that make an open three (or better)."""
+        board = self.board
+        gen = self.gen
+        base = ply * MAX_MOVES
+        n = 0
+        for i in range(board.npoints):
+            cell = board.points[i]
+            if board.cells[cell] != EMPTY:
+                continue
+            cls = board.state[STATE_STRIDE * cell + me] & P4_MASK
+            if cls >= P4_FLEX3 and cls != P4_FIVE and gen.legal(cell, me):
+                gen.moves[base + n] = cell
+                gen.scores[base + n] = gen.order_score(cell, me)
+                n += 1
+        gen.sort(ply, n)
+        return n
+
+    def _legal_class(self, side: int, cls: int) -> int:
+        """A cell of class `cls` that `side` may play, or -1."""
+        board = self.board
+        for i in range(board.npoints):
+            c = board.points[i]
+            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == cls and \
+                    self.gen.legal(c, side):
+                return c
+        return -1
+
+    def _vct_refuted(self, key: int, depth: int) -> bool:
+        slot = key & ((1 << TT_BITS) - 1)
+        return self.vct_keys[slot] == key and self.vct_depth[slot] >= depth
+
+    def _store_vct_refuted(self, key: int, depth: int) -> None:
+        slot = key & ((1 << TT_BITS) - 1)
+        self.vct_keys[slot] = key
+        self.vct_depth[slot] = depth
+
+    def _second_five(self, me: int, move: int, first: int) -> bool:
+        """After `me` played `move`, is there a five point other than `first` (an open or double four)?"""
+        board = self.board
+        for d in range(4):
+            off = board.dir_offset[d]
+            for j in range(-4, 5):
+                c = move + j * off
+                if c != first and board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + me] & P4_MASK) == P4_FIVE:
+                    return True
+        return False
