@@ -25,10 +25,9 @@ if not cython.compiled:
     NEAR_OFFSETS = 32
     CLASS_ENTRIES = 65536
     HALF_KEYS = patterns.HALF_KEYS
-    PAT_F3 = int(patterns.Pattern.F3)
-    PAT_F4 = int(patterns.Pattern.F4)
-    P4_FORBID = int(patterns.Pattern4.FORBID)
-    P4_FIVE = int(patterns.Pattern4.FIVE)
+    # The C enums of board.pxd, for the interpreted core: PAT_<Pattern name> and P4_<Pattern4 name>.
+    globals().update({f"PAT_{p.name}": int(p) for p in patterns.Pattern})
+    globals().update({f"P4_{p.name}": int(p) for p in patterns.Pattern4})
     P4_MASK = 15
     FLAG_DOUBLE_THREE = patterns.FLAG_DOUBLE_THREE
     STATE_STRIDE = 3

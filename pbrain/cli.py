@@ -2,35 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import random
-import sys
-import time
 from typing import Optional, Sequence
 
 import pbrain
-
-
-def bench_core(seconds: float = 2.0) -> str:
-    """Place + undo per second with the full pattern update, on a fixed 15x15 middle-game position."""
-    from pbrain.board import Board, place_undo_loop
-
-    board = Board(15, 15, 0)
-    rng = random.Random(3)
-    for _ in range(30):
-        board.place(rng.choice(board.candidates()))
-    cells = board.candidates()
-    rounds = 1
-    best = 0.0
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        start = time.perf_counter()
-        pairs = place_undo_loop(board, cells, rounds)
-        elapsed = time.perf_counter() - start
-        if elapsed < 0.05:
-            rounds *= 2
-            continue
-        best = max(best, pairs / elapsed)
-    return f"mode {pbrain.mode()}\nplace+undo/s {best:.0f}"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -39,13 +13,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = parser.add_subparsers(dest="command")
     bench = sub.add_parser("bench", help="benchmark: search signature and speed, or --core for the board")
     bench.add_argument("--core", action="store_true", help="place+undo per second with the full pattern update")
-    bench.add_argument("--seconds", type=float, default=2.0)
+    bench.add_argument("--seconds", type=float, default=2.0, help="--core: how long to measure")
+    bench.add_argument("--depth", type=int, default=None, help="search depth (default: the signature depth)")
     args = parser.parse_args(argv)
     if args.command == "bench":
-        if args.core:
-            print(bench_core(args.seconds))
-            return 0
-        print("search bench: not available yet", file=sys.stderr)
-        return 2
+        return run_bench(args.core, args.seconds, args.depth)
     parser.print_help()
+    return 0
+
+
+def run_bench(core: bool, seconds: float, depth: Optional[int]) -> int:
+    """Print the benchmark: `--core` place+undo/s, otherwise the search signature, time and nodes/s."""
+    from pbrain import bench
+
+    print(f"mode {pbrain.mode()}")
+    if core:
+        print(f"place+undo/s {bench.core_bench(seconds):.0f}")
+        return 0
+    result = bench.search_bench(depth if depth is not None else bench.BENCH_DEPTH)
+    print(f"depth {result.depth}")
+    print(f"moves {' '.join(f'{x},{y}' for x, y in result.moves)}")
+    print(f"nodes {result.nodes}")
+    print(f"time_ms {result.time_ms}")
+    print(f"nps {result.nps}")
     return 0

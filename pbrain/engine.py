@@ -16,6 +16,7 @@ from pbrain.search import Searcher
 
 Point = Tuple[int, int]
 DEFAULT_MEMORY_BYTES = 350 * 1024 * 1024
+UNTIMED_MS = 1e12
 
 
 class StopFlag(Protocol):
@@ -37,7 +38,8 @@ class Limits:
     max_depth: Optional[int] = None
     """Deepest iteration of the main search."""
     max_nodes: Optional[int] = None
-    """Node budget (reproducible: for tests, levels and benchmarks)."""
+    """Node budget. With no time value set, node and depth limits alone bound the search, so results are
+    reproducible (tests, levels, benchmarks); with none of these set, the default turn time applies."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ class SearchResult:
     """Principal variation starting with `move`."""
     reason: str = "search"
     """Why this move: 'win' (five now), 'defend' (the only block), 'vcf' (forced win found), 'static'
-    (no time to search), 'search', or 'none' (no move: board full)."""
+    (no time to search), 'vct' (forced win by threats), 'search', or 'none' (no move: board full)."""
 
     @property
     def nps(self) -> int:
@@ -224,7 +226,11 @@ class Engine:
         board = self._board
         if board.is_full():
             return SearchResult(None, 0, 0, 0, 0, reason="none")
-        budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count)
+        if limits.turn_ms is None and limits.match_ms is None and limits.time_left_ms is None and (
+                limits.max_nodes is not None or limits.max_depth is not None):
+            budget = timeman.Budget(UNTIMED_MS, UNTIMED_MS)  # node or depth limits alone: reproducible
+        else:
+            budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count)
         searcher = self._bound_searcher()
         max_depth = limits.max_depth if limits.max_depth is not None else params.MAX_DEPTH
         max_nodes = limits.max_nodes if limits.max_nodes is not None else 0

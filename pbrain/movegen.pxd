@@ -1,6 +1,6 @@
 # C view of pbrain/movegen.py
 cimport cython
-from pbrain.board cimport Board, BLACK, EMPTY, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, STATE_STRIDE, PADDING
+from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, STATE_STRIDE, PADDING
 
 cdef enum:
     MAX_MOVES = 1024
@@ -24,11 +24,15 @@ cdef class MoveGen:
     cpdef int gen_all(self, int ply, int side) noexcept
     @cython.locals(base=int, own=int, wanted=int, n=int, found=int, i=int, k=int, cell=int, cls=int)
     cpdef int gen_fours(self, int ply, int side) noexcept
-    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, stops=bint)
+    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int)
     cpdef int gen_defences(self, int ply, int side) noexcept
+    @cython.locals(stops=bint)
+    cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_point(self, int side, int around) noexcept
     @cython.locals(i=int, c=int)
     cpdef int any_five_point(self, int side) noexcept
+    @cython.locals(base=int, best=int, j=int, move=int, score=int)
+    cdef void pick(self, int ply, int i, int n) noexcept
     @cython.locals(base=int, i=int, j=int, move=int, score=int)
     cdef void sort(self, int ply, int n) noexcept

@@ -16,6 +16,7 @@ if not cython.compiled:
     from pbrain.board import BLACK, EMPTY  # noqa: F401
 
     MAX_MOVES = 1024
+    PAT_B4 = 5
     P4_FORBID = 1
     P4_BLOCK4 = 9
     P4_FLEX4 = 12
@@ -122,22 +123,34 @@ class MoveGen:
             if board.cells[cell] != EMPTY or (board.state[STATE_STRIDE * cell + opp] & P4_MASK) != P4_FLEX4:
                 continue
             found += 1
+            # Stopping an open four means taking a cell the opponent needs for it: the threat cell itself or a
+            # cell on the same line where the opponent would make a four. Each candidate is verified.
+            n = self._try_defence(ply, n, cell, side, stamp)
             for d in range(4):
+                if board.pattern_at(cell, opp, d) < PAT_B4:
+                    continue
                 off = board.dir_offset[d]
-                for j in range(-PADDING, PADDING + 1):
+                for j in range(-4, 5):
                     c = cell + j * off
-                    if board.cells[c] != EMPTY or self.marks[c] == stamp:
-                        continue
-                    self.marks[c] = stamp
-                    if not self.legal(c, side):
-                        continue
-                    board.make_stone(c, side)
-                    stops = board.p4count[16 * (opp - 1) + P4_FLEX4] == 0
-                    board.unmake()
-                    if stops:
-                        self.moves[base + n] = c
-                        self.scores[base + n] = self.order_score(c, side)
-                        n += 1
+                    if j != 0 and board.cells[c] == EMPTY and board.pattern_at(c, opp, d) >= PAT_B4:
+                        n = self._try_defence(ply, n, c, side, stamp)
+        return n
+
+    def _try_defence(self, ply: int, n: int, cell: int, side: int, stamp: int) -> int:
+        """Append `cell` to the ply's moves if `side` may play it and it leaves the opponent no FLEX4 cell."""
+        board = self.board
+        if self.marks[cell] == stamp:
+            return n
+        self.marks[cell] = stamp
+        if not self.legal(cell, side):
+            return n
+        board.make_stone(cell, side)
+        stops = board.p4count[16 * (2 - side) + P4_FLEX4] == 0
+        board.unmake()
+        if stops:
+            self.moves[ply * MAX_MOVES + n] = cell
+            self.scores[ply * MAX_MOVES + n] = self.order_score(cell, side)
+            n += 1
         return n
 
     def five_point(self, side: int, around: int) -> int:
@@ -161,6 +174,21 @@ class MoveGen:
             if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FIVE:
                 return c
         return -1
+
+    def pick(self, ply: int, i: int, n: int) -> None:
+        """Move the best-scored of moves i..n-1 to position i (lazy ordering: most nodes cut off early)."""
+        base = ply * MAX_MOVES
+        best = i
+        for j in range(i + 1, n):
+            if self.scores[base + j] > self.scores[base + best]:
+                best = j
+        if best != i:
+            move = self.moves[base + i]
+            score = self.scores[base + i]
+            self.moves[base + i] = self.moves[base + best]
+            self.scores[base + i] = self.scores[base + best]
+            self.moves[base + best] = move
+            self.scores[base + best] = score
 
     def sort(self, ply: int, n: int) -> None:
         """Order a ply's moves by score, highest first (stable insertion sort: lists are short)."""

@@ -31,15 +31,23 @@ ASPIRATION_WINDOW = 60
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 4
 """Late-move reductions apply to quiet moves from this depth and move number on."""
+SORTED_PREFIX = 10
+"""Moves picked best-first by score; the rest are searched in generation order."""
 KILLER_BONUS = 500
 MAX_ORDER_BONUS = 2000
 """Killer and history bonuses added to a move's static ordering score, capped."""
-VCF_QUIESCENCE_NODES = 150
-VCF_QUIESCENCE_FOURS = 12
+VCF_QUIESCENCE_NODES = 60
+VCF_QUIESCENCE_FOURS = 8
 """Budget of the VCF probe at the leaves of the main search."""
 ROOT_VCF_NODES = 200000
 ROOT_VCF_FOURS = 40
 """Budget of the VCF search before the main search starts."""
+ROOT_VCT_NODES = 1000000
+ROOT_VCT_THREATS = 8
+"""Budget of the VCT search before the main search starts (iterative deepening by 2 threats up to the limit)."""
+DEFENCE_VCF_NODES = 4000
+DEFENCE_VCT_NODES = 3000
+"""Budgets of each probe that decides whether a root move stops the opponent's VCF / VCT."""
 
 # --- Memory -----------------------------------------------------------------------------------------------------
 PROCESS_BASELINE_BYTES = 56 * 1024 * 1024

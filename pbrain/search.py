@@ -53,6 +53,7 @@ class Searcher:
         self.tt_keys = array("Q", [0]) * self.tt_size
         self.tt_data = array("Q", [0]) * self.tt_size
         self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
+        self.root_moves = array("i", [0]) * MAX_MOVES
         self.rebind(board)
         self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
         self.pv_len = array("i", [0]) * (MAX_PLY + 1)
@@ -71,8 +72,14 @@ class Searcher:
         self.killer_bonus = params.KILLER_BONUS
         self.max_order_bonus = params.MAX_ORDER_BONUS
         self.aspiration = params.ASPIRATION_WINDOW
+        self.sorted_prefix = params.SORTED_PREFIX
         self.root_vcf_nodes = params.ROOT_VCF_NODES
         self.root_vcf_fours = params.ROOT_VCF_FOURS
+        self.root_vct_nodes = params.ROOT_VCT_NODES
+        self.root_vct_threats = params.ROOT_VCT_THREATS
+        self.defence_vcf_nodes = params.DEFENCE_VCF_NODES
+        self.defence_vct_nodes = params.DEFENCE_VCT_NODES
+        self.root_count = 0
         self.instant_score = 0
         self.last_reason = "search"
 
@@ -118,15 +125,30 @@ class Searcher:
         instant = self._instant_answer()
         if instant >= 0:
             return instant, self.instant_score, 0, self.nodes, [instant]
-        vcf_deadline = self.started + self.hard_s * 0.3
-        if max_depth > 0 and hard_ms > 0 and self.threats.vcf(self.root_vcf_fours, min(self.root_vcf_nodes,
-                                                                                       self.node_limit),
-                                                               vcf_deadline):
+        # Threat searches first, each with a share of the time and of the node budget; the rest is the main
+        # search's.
+        share = self.node_limit // 5
+        self.root_count = 0
+        if max_depth > 0 and hard_ms > 0:
+            if self.threats.vcf(self.root_vcf_fours, min(self.root_vcf_nodes, share),
+                                self.started + self.hard_s * 0.2):
+                self.nodes += self.threats.nodes
+                line = self.threats.winning_line()
+                self.last_reason = "vcf"
+                return line[0], WIN - self.threats.win_plies, 0, self.nodes, line
             self.nodes += self.threats.nodes
-            line = self.threats.winning_line()
-            self.last_reason = "vcf"
-            return line[0], WIN - self.threats.win_plies, len(line), self.nodes, line
-        self.nodes += self.threats.nodes
+            vct_budget = min(self.root_vct_nodes, share)
+            depth = 2
+            while depth <= self.root_vct_threats and vct_budget > 0:  # shallow threats first
+                found = self.threats.vct(depth, vct_budget, self.started + self.hard_s * 0.3)
+                self.nodes += self.threats.nodes
+                vct_budget -= self.threats.nodes
+                if found:
+                    line = self.threats.winning_line()
+                    self.last_reason = "vct"
+                    return line[0], WIN - 2 * depth - 1, 0, self.nodes, [line[0]]
+                depth += 2
+            self._restrict_to_defences(self.started + self.hard_s * 0.45, self.nodes + share)
         for depth in range(1, max_depth + 1):
             if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
                 window = self.aspiration
@@ -145,7 +167,11 @@ class Searcher:
                     window *= 4
             else:
                 score = self._pvs(-INF, INF, depth, 0)
-            if self.aborted or self.pv_len[0] == 0:
+            if self.aborted:
+                break
+            if self.pv_len[0] == 0:  # decided at the root before any move (a loss): keep the score
+                best_score = score
+                done_depth = depth
                 break
             best_move = self.pv[0]
             best_score = score
@@ -158,14 +184,54 @@ class Searcher:
             if (time.perf_counter() - self.started) * 1000.0 >= soft_ms:
                 break
         self.stop = None
-        if best_move < 0:  # no iteration completed: the best-ordered legal move
-            self.last_reason = "static"
+        if best_move < 0:  # no move from the search: the best-ordered legal move
+            if done_depth == 0:
+                self.last_reason = "static"
             n = self.gen.gen_all(0, board.side)
             if n > 0:
                 self.gen.sort(0, n)
                 best_move = self.gen.moves[0]
                 best_pv = [best_move]
         return best_move, best_score, done_depth, self.nodes, best_pv
+
+    def _restrict_to_defences(self, deadline: float, node_budget_end: int) -> None:
+        """If the opponent would win by VCF (or else by VCT) were it to move, keep only the root moves after which
+        it provably cannot (when there are any), so the main search chooses among real defences. Moves not
+        examined before `deadline` or before the node count reaches `node_budget_end` stay in."""
+        board = self.board
+        gen = self.gen
+        threats = self.threats
+        me = board.side
+        board.set_side(3 - me)
+        probe_vcf = min(self.defence_vcf_nodes, (node_budget_end - self.nodes) // 8)
+        probe_vct = min(self.defence_vct_nodes, (node_budget_end - self.nodes) // 8)
+        by_vcf = threats.vcf(self.root_vcf_fours, probe_vcf, deadline)
+        self.nodes += threats.nodes
+        by_vct = False
+        if not by_vcf:
+            by_vct = threats.vct(self.root_vct_threats, probe_vct, deadline)
+            self.nodes += threats.nodes
+        board.set_side(me)
+        if not (by_vcf or by_vct):
+            return
+        n = gen.gen_all(0, me)
+        kept = 0
+        for i in range(n):
+            move = gen.moves[i]
+            refuted = False
+            if self.nodes < node_budget_end and time.perf_counter() < deadline:
+                board.make(move)
+                if board.p4count[16 * (me - 1) + P4_FIVE] == 0:  # a move that makes a four keeps the initiative
+                    refuted = threats.vcf(self.root_vcf_fours, probe_vcf, deadline)
+                    self.nodes += threats.nodes
+                    if by_vct and not refuted:
+                        refuted = threats.vct(self.root_vct_threats, probe_vct, deadline)
+                        self.nodes += threats.nodes
+                board.unmake()
+            if not refuted:
+                self.root_moves[kept] = move
+                kept += 1
+        self.root_count = kept
 
     def _instant_answer(self) -> int:
         """The move when the root has only one sensible one: a five now, the block of the opponent's five, an
@@ -185,14 +251,14 @@ class Searcher:
             if gen.legal(block, me):
                 self.last_reason = "defend"
                 return block
+        if block >= 0:  # renju black cannot block: every move loses; let the search pick one
+            return -1
         if board.p4count[16 * (me - 1) + P4_FLEX4] > 0:
             four = self._legal_flex4(me)
             if four >= 0:
                 self.instant_score = WIN - 3
                 self.last_reason = "vcf"
                 return four
-        if block >= 0:  # renju black cannot block: every move loses; let the search pick one
-            return -1
         if board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
             n = gen.gen_defences(0, me)
             if n == 1:
@@ -258,7 +324,8 @@ class Searcher:
             board.unmake()
             self._update_pv(ply, block)
             return score
-        if board.p4count[16 * (me - 1) + P4_FLEX4] > 0 and self._legal_flex4(me) >= 0:
+        if board.p4count[16 * (me - 1) + P4_FLEX4] > 0 and (
+                me != BLACK or not board.renju or self._legal_flex4(me) >= 0):
             return WIN - (ply + 3)
         if depth <= 0:
             return self._quiesce(ply)
@@ -287,7 +354,12 @@ class Searcher:
                     return tt_score
 
         base = ply * MAX_MOVES
-        if board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
+        if ply == 0 and self.root_count > 0:
+            n = self.root_count
+            for i in range(n):
+                gen.moves[i] = self.root_moves[i]
+                gen.scores[i] = gen.order_score(self.root_moves[i], me)
+        elif board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
             n = gen.gen_defences(ply, me)
             if n == 0:
                 return -(WIN - (ply + 4))
@@ -301,6 +373,8 @@ class Searcher:
         best_move = gen.moves[base]
         alpha0 = alpha
         for i in range(n):
+            if i < self.sorted_prefix:
+                gen.pick(ply, i, n)
             move = gen.moves[base + i]
             quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
                 board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
@@ -372,7 +446,6 @@ class Searcher:
                 if move == k1 or move == k2:
                     bonus += self.killer_bonus
                 gen.scores[base + i] += min(bonus, self.max_order_bonus)
-        gen.sort(ply, n)
 
     def _reward(self, ply: int, me: int, move: int, depth: int) -> None:
         if self.killers[2 * ply] != move:

@@ -29,7 +29,17 @@ def board_digest() -> str:
     return out.hexdigest()
 
 
-WORKLOADS = {"board": board_digest}
+
+
+def search_digest() -> str:
+    """The search bench at a small depth: nodes and moves per position."""
+    from pbrain import bench
+
+    result = bench.search_bench(3)
+    return json.dumps({"nodes": result.nodes, "moves": result.moves})
+
+
+WORKLOADS = {"board": board_digest, "search": search_digest}
 
 if __name__ == "__main__":
     import pbrain

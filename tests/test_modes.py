@@ -51,3 +51,11 @@ def test_board_identical_interpreted_and_compiled() -> None:
     interpreted = run_workload("board", interpreted=True)
     assert compiled["mode"] == "compiled"
     assert compiled["digest"] == interpreted["digest"]
+
+
+@pytest.mark.skipif(not pbrain.compiled(), reason="needs the compiled core to compare against")
+def test_search_identical_interpreted_and_compiled() -> None:
+    """The same fixed-depth search gives the same node counts and moves in both modes."""
+    compiled = run_workload("search", interpreted=False)
+    interpreted = run_workload("search", interpreted=True)
+    assert compiled["digest"] == interpreted["digest"]

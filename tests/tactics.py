@@ -1,0 +1,42 @@
+"""Loading the tactics suite (tests/data/*.json) into boards and grids."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pbrain.board import Board
+from pbrain.engine import Engine
+from pbrain.rules import Rule
+
+DATA = Path(__file__).parent / "data"
+
+
+def load(name: str, kind: "str | None" = None) -> list:
+    """Positions of one file, optionally of one kind; each gets an `id` for test names."""
+    path = DATA / name
+    items = json.loads(path.read_text()) if path.exists() else []
+    out = [item for item in items if kind is None or item.get("kind", kind) == kind]
+    for i, item in enumerate(out):
+        item["id"] = f"{item['rule'].lower()}{item['size']}-{item.get('kind', 'vcf')}-{i}"
+    return out
+
+
+def board_of(item: dict) -> Board:
+    board = Board(item["size"], item["size"], int(Rule[item["rule"]]))
+    for x, y, color in item["stones"]:
+        board.place(board.index(x, y), color)
+    board.set_side(item["side"])
+    return board
+
+
+def engine_of(item: dict) -> Engine:
+    engine = Engine(item["size"], item["size"], Rule[item["rule"]], memory_bytes=64 << 20)
+    engine.set_position([tuple(s) for s in item["stones"]], item["side"])
+    return engine
+
+
+def grid_of(item: dict) -> "list[list[int]]":
+    grid = [[0] * item["size"] for _ in range(item["size"])]
+    for x, y, color in item["stones"]:
+        grid[x][y] = color
+    return grid

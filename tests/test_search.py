@@ -1,0 +1,155 @@
+"""Main search through the engine facade: forced answers, must-defend positions, renju legality, limits."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from pbrain import params
+from pbrain.engine import Engine, Limits
+from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.threats import ThreatSolver
+from tests.reference import check_vcf_line
+from tests.tactics import board_of, engine_of, grid_of, load
+
+DEFEND = load("tactics.json", "defend")
+TRAPS = load("tactics.json", "renju_trap")
+VCT = load("tactics.json", "vct")
+THINK_NODES = 60_000
+
+
+def engine_with(moves: "list[tuple[int, int]]", rule: Rule = Rule.FREESTYLE, size: int = 15) -> Engine:
+    engine = Engine(size, size, rule, memory_bytes=64 << 20)
+    for move in moves:
+        engine.play(*move)
+    return engine
+
+
+def test_takes_a_five() -> None:
+    engine = engine_with([(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (5, 4), (6, 3), (9, 9)])
+    result = engine.think(Limits(max_nodes=1000))
+    assert result.move in [(2, 3), (7, 3)] and result.reason == "win"
+    assert result.score == params.WIN - 1
+
+
+def test_blocks_a_four() -> None:
+    engine = engine_with([(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (5, 4), (6, 3)])
+    result = engine.think(Limits(max_nodes=1000))
+    assert result.move in [(2, 3), (7, 3)]
+
+
+def test_plays_an_open_four_for_the_win() -> None:
+    engine = engine_with([(5, 7), (5, 9), (6, 7), (6, 9), (7, 7), (12, 12)])
+    result = engine.think(Limits(max_nodes=5000))
+    assert result.move in [(4, 7), (8, 7)]
+    assert result.score >= params.WIN_THRESHOLD
+
+
+def test_defends_an_open_three() -> None:
+    engine = engine_with([(7, 7), (5, 5), (8, 7), (12, 12), (9, 7)])
+    result = engine.think(Limits(max_nodes=20_000))
+    assert result.move in [(6, 7), (10, 7), (5, 7), (11, 7)]
+
+
+@pytest.mark.parametrize("item", DEFEND, ids=[p["id"] for p in DEFEND])
+def test_must_defend(item: dict) -> None:
+    """Only the listed defences stop the opponent's VCF; the engine must find one. Every listed losing move is
+    checked: the opponent's winning line after it is verified by brute force."""
+    engine = engine_of(item)
+    result = engine.think(Limits(max_nodes=THINK_NODES))
+    assert list(result.move) in [list(d) for d in item["defences"]], f"{result.move} loses"
+    board = board_of(item)
+    rule = Rule[item["rule"]]
+    solver = ThreatSolver(board)
+    grid = grid_of(item)
+    for x, y in item["losing"][:8]:
+        board.place(board.index(x, y))
+        assert solver.vcf(40, 2_000_000), f"({x},{y}) was listed as losing"
+        grid[x][y] = item["side"]
+        check_vcf_line(grid, rule, 3 - item["side"], [board.xy(c) for c in solver.winning_line()])
+        grid[x][y] = 0
+        board.undo()
+
+
+@pytest.mark.parametrize("item", VCT, ids=[p["id"] for p in VCT])
+def test_engine_finds_vct_wins(item: dict) -> None:
+    result = engine_of(item).think(Limits(max_nodes=3_000_000))
+    assert result.score >= params.WIN_THRESHOLD, "the engine does not see the forced win"
+
+
+@pytest.mark.parametrize("item", TRAPS, ids=[p["id"] for p in TRAPS])
+def test_renju_black_never_plays_a_forbidden_point(item: dict) -> None:
+    engine = engine_of(item)
+    for nodes in (0, 2000, THINK_NODES):
+        limits = Limits(turn_ms=0) if nodes == 0 else Limits(max_nodes=nodes)
+        move = engine.think(limits).move
+        assert list(move) not in [list(f) for f in item["forbidden"]]
+        assert not engine.is_forbidden(*move)
+
+
+def test_renju_black_cannot_block_with_a_forbidden_point() -> None:
+    """White's four can only be blocked at black's forbidden point: black has lost; any legal move is fine."""
+    engine = Engine(15, 15, Rule.RENJU)
+    stones = [(4, 3, BLACK), (4, 4, BLACK), (4, 5, BLACK), (1, 7, BLACK), (2, 7, BLACK), (3, 7, BLACK),
+              (9, 7, BLACK), (5, 7, WHITE), (6, 7, WHITE), (7, 7, WHITE), (8, 7, WHITE), (2, 9, WHITE),
+              (10, 10, WHITE), (11, 11, WHITE)]
+    engine.set_position(stones, BLACK)
+    assert engine.is_forbidden(4, 7)
+    result = engine.think(Limits(max_nodes=5000))
+    assert result.move != (4, 7) and not engine.is_forbidden(*result.move)
+    assert result.score <= -params.WIN_THRESHOLD
+
+
+def test_static_answer_when_turn_time_is_zero() -> None:
+    engine = engine_with([(7, 7), (8, 8), (7, 8)])
+    result = engine.think(Limits(turn_ms=0))
+    assert result.reason == "static" and result.depth == 0 and result.move is not None
+
+
+def test_node_limit_and_depth_limit() -> None:
+    engine = engine_with([(7, 7), (8, 8), (7, 8)])
+    result = engine.think(Limits(max_nodes=3000))
+    assert result.nodes <= 3000 + 1200  # the limit is polled every 1024 nodes
+    result = engine.think(Limits(max_depth=3))
+    assert result.depth == 3
+
+
+def test_stop_flag_ends_the_search_quickly() -> None:
+    engine = engine_with([(7, 7), (8, 8), (7, 8), (6, 6)])
+    stop = threading.Event()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    started = time.perf_counter()
+    result = engine.think(Limits(turn_ms=60_000), stop=stop)
+    assert time.perf_counter() - started < 2.0
+    assert result.move is not None and result.depth >= 1
+
+
+def test_info_callback_reports_each_iteration() -> None:
+    engine = engine_with([(7, 7), (8, 8), (7, 8)])
+    seen = []
+    engine.think(Limits(max_depth=4), on_info=seen.append)
+    assert [i.depth for i in seen] == [1, 2, 3, 4]
+    assert all(i.pv and i.nodes > 0 for i in seen)
+
+
+def test_think_leaves_the_position_unchanged() -> None:
+    engine = engine_with([(7, 7), (8, 8), (7, 8), (6, 6)], Rule.RENJU)
+    before = engine.board.snapshot()
+    engine.think(Limits(max_nodes=20_000))
+    assert engine.board.snapshot() == before
+
+
+def test_full_board_and_tiny_boards() -> None:
+    engine = Engine(5, 5, Rule.STANDARD)
+    for i in range(25):
+        result = engine.think(Limits(max_nodes=500))
+        if result.move is None:
+            break
+        engine.play(*result.move)
+        if engine.last_move_wins():
+            break
+    else:
+        assert engine.board.is_full()
+        assert engine.think(Limits(max_nodes=10)).move is None

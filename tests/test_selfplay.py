@@ -1,0 +1,52 @@
+"""Self-play through the engine facade: full strength against the same engine limited to depth 2."""
+from __future__ import annotations
+
+import pytest
+
+from pbrain.engine import Engine, Limits
+from pbrain.rules import BLACK, WHITE, Rule
+
+STRONG = Limits(max_nodes=30_000)
+WEAK = Limits(max_depth=2)
+
+# (rule, size, opening moves): 10 openings, each played with both colours = 20 games.
+OPENINGS = [
+    (Rule.FREESTYLE, 15, [(7, 7)]),
+    (Rule.FREESTYLE, 15, [(7, 7), (8, 8), (6, 8)]),
+    (Rule.FREESTYLE, 15, [(7, 7), (7, 8), (9, 9)]),
+    (Rule.FREESTYLE, 20, [(10, 10), (11, 9), (9, 9)]),
+    (Rule.FREESTYLE, 20, [(10, 10), (10, 11), (12, 10)]),
+    (Rule.STANDARD, 15, [(7, 7), (8, 6), (6, 8)]),
+    (Rule.STANDARD, 15, [(7, 7), (6, 7), (9, 8)]),
+    (Rule.RENJU, 15, [(7, 7), (8, 8), (8, 6)]),
+    (Rule.RENJU, 15, [(7, 7), (7, 8), (6, 9)]),
+    (Rule.CARO, 15, [(7, 7), (8, 7), (6, 9)]),
+]
+
+
+def play(rule: Rule, size: int, opening: "list[tuple[int, int]]", strong: int) -> int:
+    """Play one game; returns the winner's colour (0 for a draw). Asserts every move is legal."""
+    engine = Engine(size, size, rule, memory_bytes=96 << 20)
+    for move in opening:
+        engine.play(*move)
+    while not engine.board.is_full():
+        side = engine.side_to_move
+        result = engine.think(STRONG if side == strong else WEAK)
+        assert result.move is not None
+        x, y = result.move
+        assert engine.board.stone(engine.board.index(x, y)) == 0, "move on an occupied point"
+        if rule is Rule.RENJU and side == BLACK:
+            assert not engine.is_forbidden(x, y), "renju black played a forbidden point"
+        engine.play(x, y)
+        if engine.last_move_wins():
+            return side
+    return 0
+
+
+@pytest.mark.slow
+def test_full_strength_beats_depth_two() -> None:
+    results = []
+    for rule, size, opening in OPENINGS:
+        for strong in (BLACK, WHITE):
+            results.append(play(rule, size, opening, strong) == strong)
+    assert sum(results) >= 18, f"full strength won {sum(results)} of {len(results)}"

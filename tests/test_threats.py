@@ -1,0 +1,140 @@
+"""Threat-space search on the tactics suite: VCF wins (short and long) with lines checked by brute force, VCT
+wins whose every defence is refuted, and the solver's contract (board unchanged, budgets respected)."""
+from __future__ import annotations
+
+import pytest
+
+from pbrain.board import Board
+from pbrain.rules import BLACK, Rule
+from pbrain.threats import ThreatSolver
+from tests.reference import check_vcf_line
+from tests.tactics import board_of, grid_of, load
+
+renju_referee = pytest.importorskip("renju.check_forbid")
+
+VCF_POSITIONS = load("tactics.json", "vcf") + load("long_vcf.json")
+VCT_POSITIONS = load("tactics.json", "vct")
+VCF_NODES = 2_000_000
+VCT_NODES = 400_000
+
+
+def forbidden(grid: "list[list[int]]", x: int, y: int) -> bool:
+    return renju_referee.get_foul_type(grid, x, y) != 0
+
+
+@pytest.mark.parametrize("item", VCF_POSITIONS, ids=[p["id"] for p in VCF_POSITIONS])
+def test_vcf_found_within_budget_and_line_is_a_real_win(item: dict) -> None:
+    board = board_of(item)
+    before = board.snapshot()
+    solver = ThreatSolver(board)
+    assert solver.vcf(80, VCF_NODES), "no VCF found within the node budget"
+    assert board.snapshot() == before
+    line = [board.xy(c) for c in solver.winning_line()]
+    rule = Rule[item["rule"]]
+    check_vcf_line(grid_of(item), rule, item["side"], line, forbidden if rule is Rule.RENJU else None)
+
+
+def test_suite_has_short_and_long_vcfs() -> None:
+    lengths = [p.get("min_fours", p.get("fours")) for p in VCF_POSITIONS]
+    assert min(lengths) <= 2 and max(lengths) >= 8
+    assert {p["rule"] for p in VCF_POSITIONS} >= {"FREESTYLE", "STANDARD", "RENJU"}
+    assert {p["size"] for p in VCF_POSITIONS} >= {15, 20}
+
+
+@pytest.mark.parametrize("item", [p for p in VCF_POSITIONS if p.get("fours", p.get("min_fours", 0)) >= 3][:6],
+                         ids=lambda p: p["id"])
+def test_vcf_respects_the_depth_limit(item: dict) -> None:
+    """The shortest win has `fours` attacking moves: one fewer allowed cannot succeed."""
+    board = board_of(item)
+    solver = ThreatSolver(board)
+    fours = item.get("min_fours", item.get("fours"))
+    assert not solver.vcf(fours - 1, VCF_NODES)
+    assert solver.vcf(fours, VCF_NODES)
+
+
+def defender_loses(board: Board, solver: ThreatSolver, attacker: int, counter_fours: int = 3) -> bool:
+    """The defender is to move while the attacker's threat stands: does every reply lose? A reply that makes a
+    four is answered by the attacker's forced block, after which the defender must find another reply."""
+    defender = 3 - attacker
+    replies = [c for c in board.candidates() if not (defender == BLACK and board.is_forbidden(c))]
+    for reply in replies:
+        board.place(reply)
+        try:
+            if board.last_move_wins():
+                return False
+            blocks = [c for c in board.candidates() if board.is_win_move(c, defender)]
+            if blocks:
+                if len(blocks) > 1 or counter_fours == 0 or (attacker == BLACK and board.is_forbidden(blocks[0])):
+                    return False
+                board.place(blocks[0])
+                try:
+                    if not defender_loses(board, solver, attacker, counter_fours - 1):
+                        return False
+                finally:
+                    board.undo()
+            elif not (solver.vcf(40, VCF_NODES) or solver.vct(8, VCT_NODES)):
+                return False
+        finally:
+            board.undo()
+    return True
+
+
+@pytest.mark.parametrize("item", VCT_POSITIONS, ids=[p["id"] for p in VCT_POSITIONS])
+def test_vct_found_and_every_defence_refuted(item: dict) -> None:
+    board = board_of(item)
+    before = board.snapshot()
+    solver = ThreatSolver(board)
+    assert solver.vct(8, VCT_NODES)
+    assert board.snapshot() == before
+    first = solver.winning_line()[0]
+    assert board.pattern4(first, item["side"]) < 9, "a VCT position's first move is not a four"
+    board.place(first)
+    assert defender_loses(board, solver, item["side"]), f"{board.xy(first)} can be refuted"
+
+
+def test_vct_positions_are_not_vcf() -> None:
+    for item in VCT_POSITIONS:
+        board = board_of(item)
+        assert not ThreatSolver(board).vcf(60, 200_000), item["id"]
+
+
+def test_vcf_on_an_empty_board_and_node_budget() -> None:
+    board = Board(15, 15, 0)
+    solver = ThreatSolver(board)
+    assert not solver.vcf(20, 1000)
+    board.play(7, 7)
+    assert not solver.vcf(20, 1000)
+    assert solver.nodes <= 1001
+
+
+def test_white_wins_through_a_forbidden_block() -> None:
+    """Renju: white makes a four whose only block is a black double-four point: black cannot block."""
+    rows = [
+        "...............",
+        "...............",
+        "...............",
+        "....X..........",
+        "....X..........",
+        "....X..........",
+        "...............",
+        ".XXX.OOO.X.....",
+        "...............",
+        "..O............",
+    ]
+    board = Board(15, 15, int(Rule.RENJU))
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch in "XO":
+                board.place(board.index(x, y), BLACK if ch == "X" else 2)
+    board.set_side(2)
+    # (4,7) is black's double four (row 7 and column 4): forbidden. White's four at (8,7) can only be blocked there.
+    assert board.is_forbidden(board.index(4, 7))
+    solver = ThreatSolver(board)
+    assert solver.vcf(1, 10_000), "one four wins: black may not block it"
+    line = [board.xy(c) for c in solver.winning_line()]
+    grid = [[0] * 15 for _ in range(15)]
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch in "XO":
+                grid[x][y] = BLACK if ch == "X" else 2
+    check_vcf_line(grid, Rule.RENJU, 2, line, forbidden)
