@@ -132,15 +132,19 @@ class Swap2Choice:
     """The deciding score, from the view of the side that was to move."""
 
 
+def swap2_openings(width: int, height: int) -> List[List[Point]]:
+    """The SWAP2_OPENINGS that fit a width x height board, as points (at least one: near the centre)."""
+    cx, cy = width // 2, height // 2
+    fitting = [[(cx + dx, cy + dy) for dx, dy in opening] for opening in SWAP2_OPENINGS]
+    fitting = [o for o in fitting if all(0 <= x < width and 0 <= y < height for x, y in o)]
+    return fitting or [[(cx, cy), (cx + 1, cy), (cx, cy + 1)]]
+
+
 def swap2_open(engine: Engine, limits: Limits, stop: Optional[StopFlag] = None,
                on_info: InfoSink = None) -> Swap2Choice:
     """On the empty board: the candidate opening (black, white, black) whose position is closest to even."""
     clock = Clock(limits, 0)
-    cx, cy = engine.width // 2, engine.height // 2
-    fitting = [[(cx + dx, cy + dy) for dx, dy in opening] for opening in SWAP2_OPENINGS]
-    fitting = [o for o in fitting if all(0 <= x < engine.width and 0 <= y < engine.height for x, y in o)]
-    if not fitting:  # boards too small for every template: the first three points near the centre
-        fitting = [[(cx, cy), (cx + 1, cy), (cx, cy + 1)]]
+    fitting = swap2_openings(engine.width, engine.height)
     best: Optional[Swap2Choice] = None
     for index, opening in enumerate(fitting):
         if best is not None and clock.out_of_time(stop):

@@ -13,7 +13,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Deque, Dict, List, Optional, Protocol, Set, Tuple
+from typing import Callable, Deque, Dict, List, Optional, Protocol, Set, Tuple, cast
 
 import pbrain
 from pbrain import analysis, protocol, timeman
@@ -21,17 +21,12 @@ from pbrain.board import MAX_SIZE, MIN_SIZE, BoardError
 from pbrain.engine import DEFAULT_MEMORY_BYTES, Engine, Limits, Point, SearchInfo
 from pbrain.protocol import Command, ProtocolError, StoneLine
 from pbrain.rules import BLACK, WHITE, Rule, RuleError, opponent, rule_from_protocol
+from pbrain.thinking import Answer, Job, Stone, Thinker, Work
 
-STOP_GRACE_MS = 50
-"""The watchdog sets the stop flag this long after the engine's own hard deadline."""
-ANSWER_GRACE_MS = 500
-"""...and answers with the best move known this long after it (managers allow 1000 ms over the limit)."""
 MIN_MEMORY_BYTES = 32 * 1024 * 1024
 """A smaller `INFO max_memory` is reported as an ERROR (Pentad still plays, with the smallest hash)."""
 IMMEDIATE = frozenset({"END", "STOP", "YXSTOP", "ABOUT", "YXSHOWINFO"})
 """Commands applied at once even while the engine thinks; the others wait for the move."""
-
-Stone = Tuple[int, int, int]
 
 
 class Output(Protocol):
@@ -86,40 +81,6 @@ class Settings:
     folder: str = ""
 
 
-@dataclass
-class Answer:
-    """The reply to a thinking command and what it does to the position."""
-
-    reply: str
-    """The reply line ('' when everything is in `chatter`, as for Yixin's swap2 steps)."""
-    chatter: List[str] = field(default_factory=list)
-    """MESSAGE lines printed before the reply."""
-    moves: List[Point] = field(default_factory=list)
-    """Stones played after the answer, in order, from the side to move."""
-    position: Optional[List[Stone]] = None
-    """When set, the position is replaced by these stones (black to move first) before `moves`."""
-
-
-Work = Callable[[threading.Event, Callable[[SearchInfo], None]], Answer]
-
-
-@dataclass
-class Job:
-    """One thinking command in flight on the worker thread."""
-
-    work: Work
-    fallback: Answer
-    """What the watchdog answers if the engine overruns (a legal move known before thinking started)."""
-    legal: Set[Point]
-    received: float
-    stop_at: float
-    answer_at: float
-    stop: threading.Event = field(default_factory=threading.Event)
-    answered: Optional[Answer] = None
-    """Set when the watchdog answered for the engine."""
-    last_info: Optional[SearchInfo] = None
-
-
 _COMMAND, _JOB_DONE, _EOF = "command", "job-done", "eof"
 
 
@@ -135,7 +96,7 @@ class Session:
         self.pending: List[str] = []
         """INFO problems, reported at the next non-INFO command."""
         self.events: "queue.Queue[Tuple[str, object]]" = queue.Queue()
-        self.job: Optional[Job] = None
+        self.thinker = Thinker(self.events, _JOB_DONE, self._report_iteration)
         self.deferred: Deque[Command] = deque()
         self.match_used_ms = 0
         self._engine_factory = engine_factory
@@ -157,25 +118,24 @@ class Session:
         eof = False
         while True:
             try:
-                kind, payload = self.events.get(timeout=self._watchdog_wait())
+                kind, payload = self.events.get(timeout=self.thinker.wait_time())
             except queue.Empty:
                 self._watchdog()
                 continue
             if kind == _EOF:
                 eof = True
             elif kind == _JOB_DONE:
-                job, outcome = payload  # type: ignore[misc]
+                job, outcome = cast(Tuple[Job, object], payload)
                 self._finish(job, outcome)
-            elif self.job is not None:
-                assert isinstance(payload, Command)
-                if self._while_thinking(payload):
+            elif self.thinker.job is not None:
+                if self._while_thinking(cast(Command, payload)):
                     return self._end()
-            elif self._dispatch(payload):  # type: ignore[arg-type]
+            elif self._dispatch(cast(Command, payload)):
                 return self._end()
-            while self.job is None and self.deferred:
+            while self.thinker.job is None and self.deferred:
                 if self._dispatch(self.deferred.popleft()):
                     return self._end()
-            if eof and self.job is None:
+            if eof and self.thinker.job is None:
                 return 0
 
     def _read(self, fd: int) -> None:
@@ -196,8 +156,7 @@ class Session:
                 return
 
     def _end(self) -> int:
-        if self.job is not None:
-            self.job.stop.set()
+        self.thinker.stop()
         close = getattr(self.out, "close", None)
         if close is not None:
             close()
@@ -205,11 +164,10 @@ class Session:
 
     def _while_thinking(self, command: Command) -> bool:
         """A command arriving mid-search: END, STOP, YXSTOP and read-only queries act now, the rest waits."""
-        assert self.job is not None
         if command.word == "INFO" and not command.problem:
-            key, value = protocol.parse_info(command.args) if command.args else ("", "")
-            if key == "timeout_turn" and value.strip() == "0":
-                self.job.stop.set()
+            key, _, value = command.args.partition(" ")
+            if key.lower() == "timeout_turn" and value.strip().lstrip("+-").isdigit() and int(value) == 0:
+                self.thinker.stop()
         if command.word in IMMEDIATE and not command.problem:
             return self._dispatch(command)
         self.deferred.append(command)
@@ -254,7 +212,8 @@ class Session:
             else:
                 self.engine.new_game(width, height, self.settings.rule)
         except BoardError:
-            raise ProtocolError(f"unsupported board size {width}x{height} (Pentad plays {MIN_SIZE}..{MAX_SIZE})") from None
+            raise ProtocolError(f"unsupported board size {width}x{height} "
+                                f"(Pentad plays {MIN_SIZE}..{MAX_SIZE})") from None
         self.marked = set()
         self.match_used_ms = 0
         self.settings.time_left_ms = None
@@ -342,8 +301,7 @@ class Session:
         self.out.send(protocol.format_about(pbrain.__version__))
 
     def _stop(self, command: Command) -> None:
-        if self.job is not None:
-            self.job.stop.set()
+        self.thinker.stop()
 
     def _showforbid(self, command: Command) -> None:
         engine = self._game()
@@ -455,48 +413,51 @@ class Session:
         cx, cy = (stones[-1][0], stones[-1][1]) if stones else (engine.width // 2, engine.height // 2)
         return min(legal, key=lambda p: (max(abs(p[0] - cx), abs(p[1] - cy)), p[1], p[0]))
 
-    def _search(self, command: Command) -> None:
-        """Think and answer one move (BEGIN, TURN, BOARD)."""
+    def _prepare(self) -> Tuple[Engine, Set[Point], Point]:
+        """Before thinking: the engine, the legal points and a fallback move; ERROR when there is no move."""
         engine = self._game()
         legal = self._legal_points()
         if not legal:
             raise ProtocolError("no legal move: the board is full")
-        fallback = self._fallback_point(legal)
+        return engine, legal, self._fallback_point(legal)
+
+    def _search(self, command: Command) -> None:
+        """Think and answer one move (BEGIN, TURN, BOARD)."""
+        engine, legal, fallback = self._prepare()
+        plain = Answer(protocol.format_point(fallback), [], [fallback])
         if engine.last_move_wins():
-            self._apply(Answer(protocol.format_point(fallback), ["MESSAGE the game is already won"], [fallback]),
-                        command.received)
+            plain.chatter = ["MESSAGE the game is already won"]
+            self._apply(plain, command.received)
             return
         limits = self._limits(command.received)
 
         def work(stop: threading.Event, on_info: Callable[[SearchInfo], None]) -> Answer:
             result = engine.think(limits, on_info, stop)
             if result.move is None:
-                return Answer(protocol.format_point(fallback), [], [fallback])
+                return plain
             summary = protocol.format_search(result.depth, result.score, result.nodes, result.nps, result.time_ms,
                                              result.pv or [result.move])
             return Answer(protocol.format_point(result.move), [summary], [result.move])
 
-        self._launch(work, Answer(protocol.format_point(fallback), [], [fallback]), legal, limits, command)
+        self._launch(work, plain, legal, limits, command)
 
     def _nbest(self, command: Command) -> None:
+        """YXNBEST n: a MESSAGE line for each of the n best moves, then the best is played."""
         count = protocol.parse_count(command.args, "YXNBEST", 1)
-        engine = self._game()
-        legal = self._legal_points()
-        if not legal:
-            raise ProtocolError("no legal move: the board is full")
-        fallback = self._fallback_point(legal)
+        engine, legal, fallback = self._prepare()
+        plain = Answer(protocol.format_point(fallback), [], [fallback])
         limits = self._limits(command.received)
 
         def work(stop: threading.Event, on_info: Callable[[SearchInfo], None]) -> Answer:
             ranked = analysis.n_best(engine, count, limits, stop, on_info)
             if not ranked:
-                return Answer(protocol.format_point(fallback), [], [fallback])
+                return plain
             lines = [protocol.format_search(r.result.depth, r.score, r.result.nodes, r.result.nps,
                                             r.result.time_ms, r.pv, multipv=rank)
                      for rank, r in enumerate(ranked, 1)]
             return Answer(protocol.format_point(ranked[0].move), lines, [ranked[0].move])
 
-        self._launch(work, Answer(protocol.format_point(fallback), [], [fallback]), legal, limits, command)
+        self._launch(work, plain, legal, limits, command)
 
     def _swap2board(self, command: Command) -> None:
         stones = self._stones(command, with_field=False)
@@ -520,7 +481,9 @@ class Session:
         self.marked = set()
         legal = self._legal_points()
         limits = self._limits(command.received)
-        fallback_moves = sorted(legal, key=lambda p: (p[1], p[0]))[:3] if not points else [self._fallback_point(legal)]
+        fallback_moves = [self._fallback_point(legal)]
+        if not points:
+            fallback_moves = analysis.swap2_openings(engine.width, engine.height)[0]
         fallback = self._swap2_answer(analysis.Swap2Choice("open" if not points else "move", fallback_moves),
                                       position, yixin_step)
 
@@ -547,52 +510,24 @@ class Session:
 
     def _launch(self, work: Work, fallback: Answer, legal: Set[Point], limits: Limits, command: Command) -> None:
         budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, len(self._game().stones()))
-        now = time.monotonic()
-        job = Job(work, fallback, legal, command.received, now + (budget.hard_ms + STOP_GRACE_MS) / 1000,
-                  now + (budget.hard_ms + ANSWER_GRACE_MS) / 1000)
-        self.job = job
-        threading.Thread(target=self._work, args=(job,), name="pentad-search", daemon=True).start()
+        self.thinker.launch(work, fallback, legal, budget.hard_ms, command.received)
 
-    def _work(self, job: Job) -> None:
-        def on_info(info: SearchInfo) -> None:
-            job.last_info = info
-            if self.settings.show_detail >= 2 and job.answered is None:
-                self.out.send(protocol.format_search(info.depth, info.score, info.nodes, info.nps, info.time_ms,
-                                                     info.pv))
-
-        try:
-            outcome: object = job.work(job.stop, on_info)
-        except Exception as exc:  # reported by the main loop, which then plays the fallback move
-            outcome = exc
-        self.events.put((_JOB_DONE, (job, outcome)))
-
-    def _watchdog_wait(self) -> Optional[float]:
-        job = self.job
-        if job is None or job.answered is not None:
-            return None
-        deadline = job.answer_at if job.stop.is_set() else min(job.stop_at, job.answer_at)
-        return max(0.0, deadline - time.monotonic())
+    def _report_iteration(self, job: Job, info: SearchInfo) -> None:
+        """An iteration finished (worker thread): one MESSAGE line with show_detail 2 or 3."""
+        if self.settings.show_detail >= 2:
+            self.out.send(protocol.format_search(info.depth, info.score, info.nodes, info.nps, info.time_ms,
+                                                 info.pv))
 
     def _watchdog(self) -> None:
-        job = self.job
-        if job is None or job.answered is not None:
-            return
-        now = time.monotonic()
-        if now >= job.stop_at:
-            job.stop.set()
-        if now >= job.answer_at:
-            answer = job.fallback
-            info = job.last_info
-            if len(answer.moves) == 1 and info is not None and info.pv and info.pv[0] in job.legal:
-                answer = Answer(protocol.format_point(info.pv[0]), [], [info.pv[0]], answer.position)
-            answer.chatter = ["MESSAGE the search overran its deadline: answering with the best move known"]
+        job = self.thinker.job
+        answer = self.thinker.overdue()
+        if job is not None and answer is not None:
             self._print(answer)
-            job.answered = answer
             self._account(job.received)
 
     def _finish(self, job: Job, outcome: object) -> None:
         """The worker is done: settle the position and answer, unless the watchdog already has."""
-        self.job = None
+        self.thinker.done(job)
         if job.answered is not None:
             self._settle(job.answered)
             return
@@ -602,7 +537,7 @@ class Session:
             problem = f"internal error ({protocol.quote(f'{type(outcome).__name__}: {outcome}')})"
         answer = outcome if isinstance(outcome, Answer) and not problem else job.fallback
         if problem:
-            answer.chatter = [f"MESSAGE {problem}: playing {answer.reply} instead"]
+            answer.chatter = [f"MESSAGE {problem}: playing {answer.reply or 'the fallback'} instead"] + answer.chatter
         self._apply(answer, job.received)
 
     def _problem(self, answer: Answer, legal: Set[Point]) -> str:

@@ -27,16 +27,16 @@ _PARTS = (("left_base", "i"), ("right_class", "i"), ("compact", "B"), ("class_ta
 class RuleTables:
     """One rule's tables as the board reads them (see patterns.split_line_table and patterns.class_table)."""
 
-    left_base: array
+    left_base: "array[int]"
     """int32 per left half-line key: base offset into `compact`."""
-    right_class: array
+    right_class: "array[int]"
     """int32 per right half-line key: its class index."""
-    compact: array
+    compact: "array[int]"
     """uint8: both colours' Pattern byte by (left class, right class)."""
-    class_table: array
+    class_table: "array[int]"
     """uint8[2 * 65536]: per colour and four packed patterns, FLAG_DOUBLE_THREE | Pattern4."""
 
-    def split(self) -> Tuple[array, array, array]:
+    def split(self) -> "Tuple[array[int], array[int], array[int]]":
         """(left_base, right_class, compact), the shape of patterns.split_line_table."""
         return self.left_base, self.right_class, self.compact
 

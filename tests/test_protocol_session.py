@@ -70,7 +70,7 @@ def test_end_mid_search_exits_at_once() -> None:
         brain.line("END")
         assert brain.wait_exit(END_DEADLINE_S), "END must end the session mid-search"
         elapsed = time.monotonic() - sent
-        assert brain.session.job is not None and brain.session.job.stop.is_set()
+        assert brain.session.thinker.job is not None and brain.session.thinker.job.stop.is_set()
     print(f"END mid-search: session over in {elapsed * 1000:.1f} ms")
 
 
