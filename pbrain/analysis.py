@@ -101,12 +101,12 @@ def n_best(engine: Engine, count: int, limits: Limits, stop: Optional[StopFlag] 
     best = [Ranked(root.move, root.score, root, list(root.pv) or [root.move])]
     if count == 1:
         return best
-    screened = []
+    screened: List[Ranked] = []
     for move in legal_candidates(engine):
         if move == root.move:
             continue
-        if clock.out_of_time(stop):
-            break
+        if (stop is not None and stop.is_set()) or (clock.out_of_time(stop) and len(screened) >= count - 1):
+            break  # static looks are cheap: out of time, still give the n lines asked for
         screened.append(_reply_score(engine, move, Limits(turn_ms=0), stop))
     screened.sort(key=lambda r: -r.score)
     deepened = []
