@@ -32,7 +32,8 @@ IMMEDIATE = frozenset({"END", "STOP", "YXSTOP", "ABOUT", "YXSHOWINFO"})
 class Output(Protocol):
     """Where protocol lines go."""
 
-    def send(self, line: str) -> None: ...
+    def send(self, line: str) -> None:
+        """Print one protocol line, flushed."""
 
 
 class LineWriter:
