@@ -2,9 +2,34 @@
 from __future__ import annotations
 
 import argparse
-from typing import Optional, Sequence
+import os
+import sys
+import threading
+import warnings
+from types import TracebackType
+from typing import Optional, Sequence, Type
 
 import pbrain
+
+
+def run_protocol() -> int:
+    """The brain: speak the protocol on stdin / stdout until END or end of input, then exit at once.
+
+    Nothing goes to stderr (c-gomoku-cli merges it into the protocol stream): warnings are silenced and an
+    unexpected exception in any thread becomes an `ERROR internal: ...` line.
+    """
+    from pbrain.session import LineWriter, Session
+
+    out = LineWriter(sys.stdout.fileno())
+    warnings.simplefilter("ignore")
+
+    def report(kind: Type[BaseException], value: BaseException, _tb: Optional[TracebackType]) -> None:
+        out.send(f"ERROR internal: {kind.__name__}: {value}")
+
+    sys.excepthook = report
+    threading.excepthook = lambda args: report(args.exc_type, args.exc_value or args.exc_type(), None)
+    status = Session(out).run(sys.stdin.fileno())
+    os._exit(status)  # daemon threads may still be inside a read or a search: do not wait for them
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -16,6 +41,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bench.add_argument("--seconds", type=float, default=2.0, help="--core: how long to measure")
     bench.add_argument("--depth", type=int, default=None, help="search depth (default: the signature depth)")
     args = parser.parse_args(argv)
+    if args.command is None:
+        return run_protocol()
     if args.command == "bench":
         return run_bench(args.core, args.seconds, args.depth)
     parser.print_help()

@@ -10,9 +10,12 @@ from __future__ import annotations
 import enum
 import functools
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # the standalone brain ships the tables precomputed (tables.py) and leaves numpy out
+    np = None  # type: ignore[assignment]
 
-from pbrain import params
+from pbrain import params, tables
 from pbrain.rules import Rule
 
 HALF_LINE = 5
@@ -201,7 +204,11 @@ def split_line_table(rule: Rule) -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
 
     Most half-lines behave alike (everything past a blocking stone is irrelevant), so each side has only
     56..108 classes and the compact table fits in the L1 cache, where the full one (1 MB) does not.
+    Read from the precomputed store when there is one (the standalone brain).
     """
+    stored = tables.load(rule)
+    if stored is not None:
+        return stored.split()  # type: ignore[return-value]
     table = line_table(rule).reshape(HALF_KEYS, HALF_KEYS)  # [right half, left half]
     right_rows, right_class = np.unique(table, axis=0, return_inverse=True)
     left_cols, left_class = np.unique(table, axis=1, return_inverse=True)
@@ -254,7 +261,10 @@ def _classify(counts: "dict[Pattern, np.ndarray]", renju_black: bool, overline_f
 @functools.lru_cache(maxsize=None)
 def class_table(rule: Rule) -> np.ndarray:
     """uint8[2 * 65536]: per colour (black first) and per four packed patterns (4 bits per direction),
-    FLAG_DOUBLE_THREE | Pattern4."""
+    FLAG_DOUBLE_THREE | Pattern4. Read from the precomputed store when there is one (the standalone brain)."""
+    stored = tables.load(rule)
+    if stored is not None:
+        return stored.class_table  # type: ignore[return-value]
     index = np.arange(1 << 16, dtype=np.int32)
     pats = [(index >> (4 * d)) & 15 for d in range(4)]
     out = []
