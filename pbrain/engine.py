@@ -36,7 +36,8 @@ class Limits:
     time_left_ms: Optional[int] = None
     """INFO time_left: milliseconds left in the game; timeman.UNLIMITED_MS means no limit."""
     max_depth: Optional[int] = None
-    """Deepest iteration of the main search."""
+    """Deepest iteration of the main search, and the most attacking moves a threat search may use: a depth
+    limit is a horizon for everything (playing levels, tests)."""
     max_nodes: Optional[int] = None
     """Node budget. With no time value set, node and depth limits alone bound the search, so results are
     reproducible (tests, levels, benchmarks); with none of these set, the default turn time applies."""
@@ -95,6 +96,7 @@ class Engine:
     def __init__(self, width: int = 15, height: int = 0, rule: Rule = Rule.FREESTYLE,
                  memory_bytes: int = DEFAULT_MEMORY_BYTES) -> None:
         self.memory_bytes = memory_bytes
+        self.hash_bytes = 0
         self._board = Board(width, height or width, int(rule))
         self._searcher: Optional[Searcher] = None
 
@@ -204,12 +206,21 @@ class Engine:
         if self._searcher is not None:
             self._searcher.clear()
 
+    def set_hash_bytes(self, hash_bytes: int) -> None:
+        """Size the transposition table directly (Yixin's INFO hash_size, in KB there); 0 returns to sizing it
+        from the memory limit. The memory limit still caps it."""
+        if hash_bytes != self.hash_bytes:
+            self.hash_bytes = hash_bytes
+            self._searcher = None
+
     def tt_bytes(self) -> int:
-        """Bytes the transposition table may take under the memory limit."""
+        """Bytes the transposition table may take: the requested hash size, or a share of the memory limit, never
+        more than params.TT_MAX_BYTES."""
         if self.memory_bytes <= 0:
-            return params.TT_DEFAULT_BYTES
+            return min(params.TT_MAX_BYTES, self.hash_bytes or params.TT_DEFAULT_BYTES)
         spare = (self.memory_bytes - params.PROCESS_BASELINE_BYTES) * params.TT_SHARE
-        return int(min(params.TT_MAX_BYTES, max(params.TT_MIN_BYTES, spare)))
+        limit = int(min(params.TT_MAX_BYTES, max(params.TT_MIN_BYTES, spare)))
+        return min(limit, self.hash_bytes) if self.hash_bytes else limit
 
     def _bound_searcher(self) -> Searcher:
         if self._searcher is None:
@@ -242,8 +253,10 @@ class Engine:
                 elapsed = int((time.perf_counter() - started) * 1000)
                 on_info(SearchInfo(depth, score, nodes, elapsed, [board.xy(c) for c in pv]))
 
-        cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, budget.soft_ms, budget.hard_ms, stop,
-                                                       report)
+        spent_ms = (time.perf_counter() - started) * 1000  # set-up time counts against this move too
+        soft_ms = max(0.0, budget.soft_ms - spent_ms)
+        hard_ms = 0.0 if budget.instant else max(1.0, budget.hard_ms - spent_ms)
+        cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, soft_ms, hard_ms, stop, report)
         elapsed = int((time.perf_counter() - started) * 1000)
         if cell < 0:
             return SearchResult(None, 0, 0, nodes, elapsed, reason="none")

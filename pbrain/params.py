@@ -2,17 +2,24 @@
 from __future__ import annotations
 
 # --- Evaluation -------------------------------------------------------------------------------------------------
-# Value of an empty cell for a colour by its combined class (indexed by patterns.Pattern4: NONE, FORBID, FLEX2,
-# BLOCK3, FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X, BLOCK4, BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE).
-# The evaluation sums these over the empty cells from the board's per-class counters.
-CLASS_VALUE = (0, 0, 4, 6, 12, 14, 22, 30, 60, 24, 34, 90, 150, 300)
-# The side to move's cells count more: its threats are one tempo closer (in 1/16ths).
-OWN_WEIGHT_16THS = 20
-OPPONENT_WEIGHT_16THS = 16
-TEMPO = 20
-"""Constant bonus for having the move."""
+# Value of an empty cell by its combined class, for the side to move and for the opponent (indexed by
+# patterns.Pattern4: NONE, FORBID, FLEX2, BLOCK3, FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X, BLOCK4,
+# BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE). The evaluation sums them over the empty cells from the board's class
+# counters. Fitted by logistic regression of self-play results on the class counts (texel tuning), rounded;
+# the side to move's FLEX4 / FIVE never reach the evaluation (the search scores them as wins).
+OWN_CLASS_VALUE = (0, 0, 4, 4, 7, 7, 21, 26, 40, 23, 35, 45, 150, 300)
+OPPONENT_CLASS_VALUE = (0, 0, 2, 2, 6, 9, 18, 30, 30, 23, 34, 52, 80, 300)
+TEMPO = 40
+"""Bonus for having the move; it also evens out the swing between odd and even search depths."""
+OWN_DOUBLE_THREAT = 0
+"""Bonus when the side to move can make a four-three or a double three (and no open three of the opponent
+demands an answer first)."""
+OPPONENT_OPEN_THREE = 0
+"""Malus when the opponent has an open three (a cell where it makes an open four) that must be answered."""
+OPPONENT_DOUBLE_THREAT = 0
+"""Malus when the opponent could make a four-three or double three with its next move."""
 
-# --- Move ordering (by Pattern4 index, as for CLASS_VALUE) ------------------------------------------------------
+# --- Move ordering (by Pattern4 index, as for OWN_CLASS_VALUE) -------------------------------------------------
 # A cell's ordering score = ORDER_OWN[its class for the mover] + ORDER_OPPONENT[its class for the opponent].
 ORDER_OWN = (0, 0, 20, 12, 40, 30, 70, 90, 400, 60, 110, 900, 3000, 20000)
 ORDER_OPPONENT = (0, 0, 10, 6, 20, 15, 35, 45, 250, 30, 55, 600, 2000, 10000)
@@ -33,12 +40,18 @@ LMR_MIN_MOVE = 4
 """Late-move reductions apply to quiet moves from this depth and move number on."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
+LMP_BASE = 1000
+LMP_PER_DEPTH = 0
+"""Late-move pruning: quiet moves from number LMP_BASE + LMP_PER_DEPTH * depth on are not searched."""
 KILLER_BONUS = 500
 MAX_ORDER_BONUS = 2000
 """Killer and history bonuses added to a move's static ordering score, capped."""
 VCF_QUIESCENCE_NODES = 60
 VCF_QUIESCENCE_FOURS = 8
 """Budget of the VCF probe at the leaves of the main search."""
+VCT_QUIESCENCE_NODES = 0
+VCT_QUIESCENCE_THREATS = 2
+"""Budget of the VCT probe at leaves where the side to move can make a double three (0: off)."""
 ROOT_VCF_NODES = 200000
 ROOT_VCF_FOURS = 40
 """Budget of the VCF search before the main search starts."""
@@ -50,7 +63,7 @@ DEFENCE_VCT_NODES = 3000
 """Budgets of each probe that decides whether a root move stops the opponent's VCF / VCT."""
 
 # --- Memory -----------------------------------------------------------------------------------------------------
-PROCESS_BASELINE_BYTES = 56 * 1024 * 1024
+PROCESS_BASELINE_BYTES = 36 * 1024 * 1024
 """What the process uses besides the transposition table (interpreter, numpy, tables, buffers)."""
 TT_SHARE = 0.6
 """Share of the memory left above the baseline that the transposition table takes."""

@@ -34,7 +34,8 @@ UNKNOWN instead of one per stone line."""
 
 ABOUT_AUTHOR = "Pentad engineers"
 ABOUT_COUNTRY = "International"
-ABOUT_WWW = "https://pentad.invalid"
+ABOUT_WWW = ""
+"""Pentad has no public web site yet; the key stays so that readers of ABOUT find all five fields."""
 
 
 class ProtocolError(ValueError):

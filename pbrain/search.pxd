@@ -1,6 +1,6 @@
 # C view of pbrain/search.py
 cimport cython
-from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE
+from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE
 from pbrain.evaluation cimport evaluate
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver
@@ -35,20 +35,22 @@ cdef class Searcher:
     cdef object stop
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int root_vcf_nodes, root_vcf_fours, sorted_prefix, root_vct_nodes, root_vct_threats
-    cdef public int defence_vcf_nodes, defence_vct_nodes
+    cdef public int defence_vcf_nodes, defence_vct_nodes, lmp_base, lmp_per_depth, qvct_nodes, qvct_threats
     cdef int[::1] root_moves
     cdef int root_count
+    cdef int vct_threats, vcf_fours
     cdef int instant_score
     cdef readonly object last_reason
 
     cpdef void rebind(self, Board board)
+    cdef void _allocate_tt(self)
     @cython.locals(i=long)
     cpdef void clear(self)
     @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, vct_budget=long, found=bint)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
     @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
     cdef int _instant_answer(self) noexcept
-    @cython.locals(me=int, by_vcf=bint, by_vct=bint, n=int, kept=int, i=int, move=int, refuted=bint, probe_vcf=long, probe_vct=long)
+    @cython.locals(me=int, by_vcf=bint, by_vct=bint, n=int, kept=int, i=int, move=int, refuted=bint, probe_vcf=long, probe_vct=long, horizon=int)
     cdef void _restrict_to_defences(self, double deadline, long node_budget_end)
     cdef void _check_limits(self)
     cdef unsigned long long _key(self) noexcept

@@ -6,6 +6,7 @@ WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the no
 """
 from __future__ import annotations
 
+import mmap
 import time
 from array import array
 
@@ -19,7 +20,7 @@ from pbrain.threats import ThreatSolver
 
 if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
-    from pbrain.board import P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.board import P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
 
     MAX_PLY = 128
@@ -50,8 +51,7 @@ class Searcher:
 
     def __init__(self, board: Board, tt_bytes: int) -> None:
         self.tt_size = tt_entries_for(tt_bytes)
-        self.tt_keys = array("Q", [0]) * self.tt_size
-        self.tt_data = array("Q", [0]) * self.tt_size
+        self._allocate_tt()
         self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
         self.root_moves = array("i", [0]) * MAX_MOVES
         self.rebind(board)
@@ -73,6 +73,10 @@ class Searcher:
         self.max_order_bonus = params.MAX_ORDER_BONUS
         self.aspiration = params.ASPIRATION_WINDOW
         self.sorted_prefix = params.SORTED_PREFIX
+        self.qvct_nodes = params.VCT_QUIESCENCE_NODES
+        self.qvct_threats = params.VCT_QUIESCENCE_THREATS
+        self.lmp_base = params.LMP_BASE
+        self.lmp_per_depth = params.LMP_PER_DEPTH
         self.root_vcf_nodes = params.ROOT_VCF_NODES
         self.root_vcf_fours = params.ROOT_VCF_FOURS
         self.root_vct_nodes = params.ROOT_VCT_NODES
@@ -90,11 +94,15 @@ class Searcher:
         self.threats = ThreatSolver(board)
         self.history = array("i", [0]) * (2 * board.ncells)
 
+    def _allocate_tt(self) -> None:
+        # Anonymous mappings come zeroed from the system page by page on first touch: allocating or clearing a
+        # table of any size is instant, and the resident size grows only as the table fills.
+        self.tt_keys = memoryview(mmap.mmap(-1, 8 * self.tt_size)).cast("Q")
+        self.tt_data = memoryview(mmap.mmap(-1, 8 * self.tt_size)).cast("Q")
+
     def clear(self) -> None:
         """Forget the transposition table, killers and history."""
-        for i in range(self.tt_size):
-            self.tt_keys[i] = 0
-            self.tt_data[i] = 0
+        self._allocate_tt()
         for i in range(2 * self.board.ncells):
             self.history[i] = 0
         self.threats.clear()
@@ -103,7 +111,8 @@ class Searcher:
     def think(self, max_depth: int, max_nodes: int, soft_ms: float, hard_ms: float, stop: object,
               on_iteration: object) -> tuple:
         """Iterative deepening from depth 1 to `max_depth` until the soft deadline (no new iteration), the hard
-        deadline, `max_nodes` or `stop.is_set()` (abort). Calls on_iteration(depth, score, nodes, pv) after each
+        deadline, `max_nodes` or `stop.is_set()` (abort). Before it, threat searches at the root: VCF, VCT and the
+        opponent's threats, each with a share of the time and nodes and at most `max_depth` attacking moves deep. Calls on_iteration(depth, score, nodes, pv) after each
         completed iteration. Returns (best cell or -1, score, completed depth, nodes, pv cells)."""
         board = self.board
         self.nodes = 0
@@ -129,8 +138,11 @@ class Searcher:
         # search's.
         share = self.node_limit // 5
         self.root_count = 0
+        # A depth limit is a horizon for everything: at most max_depth attacking moves in any threat search.
+        self.vcf_fours = min(self.root_vcf_fours, max_depth)
+        self.vct_threats = min(self.root_vct_threats, max_depth)
         if max_depth > 0 and hard_ms > 0:
-            if self.threats.vcf(self.root_vcf_fours, min(self.root_vcf_nodes, share),
+            if self.threats.vcf(self.vcf_fours, min(self.root_vcf_nodes, share),
                                 self.started + self.hard_s * 0.2):
                 self.nodes += self.threats.nodes
                 line = self.threats.winning_line()
@@ -139,7 +151,7 @@ class Searcher:
             self.nodes += self.threats.nodes
             vct_budget = min(self.root_vct_nodes, share)
             depth = 2
-            while depth <= self.root_vct_threats and vct_budget > 0:  # shallow threats first
+            while depth <= self.vct_threats and vct_budget > 0:  # shallow threats first
                 found = self.threats.vct(depth, vct_budget, self.started + self.hard_s * 0.3)
                 self.nodes += self.threats.nodes
                 vct_budget -= self.threats.nodes
@@ -196,7 +208,8 @@ class Searcher:
 
     def _restrict_to_defences(self, deadline: float, node_budget_end: int) -> None:
         """If the opponent would win by VCF (or else by VCT) were it to move, keep only the root moves after which
-        it provably cannot (when there are any), so the main search chooses among real defences. Moves not
+        it provably cannot, so the main search chooses among real defences. When every move loses to the full
+        threat, the horizon is halved until some moves survive: they at least postpone the loss. Moves not
         examined before `deadline` or before the node count reaches `node_budget_end` stay in."""
         board = self.board
         gen = self.gen
@@ -205,33 +218,38 @@ class Searcher:
         board.set_side(3 - me)
         probe_vcf = min(self.defence_vcf_nodes, (node_budget_end - self.nodes) // 8)
         probe_vct = min(self.defence_vct_nodes, (node_budget_end - self.nodes) // 8)
-        by_vcf = threats.vcf(self.root_vcf_fours, probe_vcf, deadline)
+        by_vcf = threats.vcf(self.vcf_fours, probe_vcf, deadline)
         self.nodes += threats.nodes
         by_vct = False
         if not by_vcf:
-            by_vct = threats.vct(self.root_vct_threats, probe_vct, deadline)
+            by_vct = threats.vct(self.vct_threats, probe_vct, deadline)
             self.nodes += threats.nodes
         board.set_side(me)
         if not (by_vcf or by_vct):
             return
         n = gen.gen_all(0, me)
-        kept = 0
-        for i in range(n):
-            move = gen.moves[i]
-            refuted = False
-            if self.nodes < node_budget_end and time.perf_counter() < deadline:
-                board.make(move)
-                if board.p4count[16 * (me - 1) + P4_FIVE] == 0:  # a move that makes a four keeps the initiative
-                    refuted = threats.vcf(self.root_vcf_fours, probe_vcf, deadline)
-                    self.nodes += threats.nodes
-                    if by_vct and not refuted:
-                        refuted = threats.vct(self.root_vct_threats, probe_vct, deadline)
+        horizon = self.vcf_fours if by_vcf else self.vct_threats
+        while horizon >= 1:
+            kept = 0
+            for i in range(n):
+                move = gen.moves[i]
+                refuted = False
+                if self.nodes < node_budget_end and time.perf_counter() < deadline:
+                    board.make(move)
+                    if board.p4count[16 * (me - 1) + P4_FIVE] == 0:  # a move making a four keeps the initiative
+                        refuted = threats.vcf(horizon if by_vcf else self.vcf_fours, probe_vcf, deadline)
                         self.nodes += threats.nodes
-                board.unmake()
-            if not refuted:
-                self.root_moves[kept] = move
-                kept += 1
-        self.root_count = kept
+                        if by_vct and not refuted:
+                            refuted = threats.vct(horizon, probe_vct, deadline)
+                            self.nodes += threats.nodes
+                    board.unmake()
+                if not refuted:
+                    self.root_moves[kept] = move
+                    kept += 1
+            if kept > 0:
+                self.root_count = kept
+                return
+            horizon //= 2
 
     def _instant_answer(self) -> int:
         """The move when the root has only one sensible one: a five now, the block of the opponent's five, an
@@ -378,6 +396,8 @@ class Searcher:
             move = gen.moves[base + i]
             quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
                 board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
+            if quiet and i >= self.lmp_base + self.lmp_per_depth * depth and best > -WIN_THRESHOLD:
+                continue  # late quiet moves at shallow depth are pruned (they almost never matter)
             board.make(move)
             if i == 0:
                 score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)
@@ -418,6 +438,12 @@ class Searcher:
             if self.threats.vcf(self.qfours, self.qnodes):
                 self.nodes += self.threats.nodes
                 return WIN - (ply + self.threats.win_plies)
+            self.nodes += self.threats.nodes
+        if self.qvct_nodes > 0 and board.p4count[own + P4_FLEX3_2X] > 0 and \
+                board.p4count[16 * (2 - me) + P4_FLEX4] == 0:
+            if self.threats.vct(self.qvct_threats, self.qvct_nodes):
+                self.nodes += self.threats.nodes
+                return WIN - (ply + 2 * self.qvct_threats + 1)
             self.nodes += self.threats.nodes
         return evaluate(board, me)
 

@@ -73,12 +73,13 @@ class Settings:
     max_depth: Optional[int] = None
     max_nodes: Optional[int] = None
     memory_bytes: int = DEFAULT_MEMORY_BYTES
+    hash_bytes: int = 0
+    """Yixin's INFO hash_size (given in KB): the transposition table's size; 0 sizes it from max_memory."""
     rule: Rule = Rule.FREESTYLE
     show_detail: int = 1
     """0: no MESSAGE lines about the search; 1: one summary per move; 2, 3: also one per completed iteration."""
     extras: Dict[str, int] = field(default_factory=dict)
-    """Accepted keys Pentad does not act on (game_type, thread_num, hash_size, pondering, caution_factor,
-    strength)."""
+    """Accepted keys Pentad does not act on (game_type, thread_num, pondering, caution_factor, strength)."""
     folder: str = ""
 
 
@@ -210,6 +211,8 @@ class Session:
         try:
             if self.engine is None:
                 self.engine = self._engine_factory(width, height, self.settings.rule, self.settings.memory_bytes)
+                if self.settings.hash_bytes:
+                    self.engine.set_hash_bytes(self.settings.hash_bytes)
             else:
                 self.engine.new_game(width, height, self.settings.rule)
         except BoardError:
@@ -366,6 +369,10 @@ class Session:
             self._set_rule(rule_from_protocol(number))
         elif key == "max_memory":
             self._set_memory(number)
+        elif key == "hash_size":
+            settings.hash_bytes = number * 1024
+            if self.engine is not None:
+                self.engine.set_hash_bytes(settings.hash_bytes)
         else:
             settings.extras[key] = number
 

@@ -32,11 +32,18 @@ def board_digest() -> str:
 
 
 def search_digest() -> str:
-    """The search bench at a small depth: nodes and moves per position."""
+    """The bench positions searched to depth 3 within a small node budget: nodes and moves per position."""
     from pbrain import bench
+    from pbrain.engine import Engine, Limits
 
-    result = bench.search_bench(3)
-    return json.dumps({"nodes": result.nodes, "moves": result.moves})
+    out = []
+    for rule, size, played in bench.POSITIONS:
+        engine = Engine(size, size, rule, memory_bytes=bench.BENCH_MEMORY)
+        for x, y in played:
+            engine.play(x, y)
+        result = engine.think(Limits(max_depth=3, max_nodes=20_000))
+        out.append([result.nodes, result.move, result.score, result.depth])
+    return json.dumps(out)
 
 
 WORKLOADS = {"board": board_digest, "search": search_digest}

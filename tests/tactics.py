@@ -21,12 +21,18 @@ def load(name: str, kind: "str | None" = None) -> list:
     return out
 
 
-def board_of(item: dict) -> Board:
-    board = Board(item["size"], item["size"], int(Rule[item["rule"]]))
-    for x, y, color in item["stones"]:
+def position_board(stones, side: int, rule: Rule, size: int) -> Board:
+    """A size x size board under `rule` holding (x, y, colour) stones, `side` to move."""
+    board = Board(size, size, int(rule))
+    for x, y, color in stones:
         board.place(board.index(x, y), color)
-    board.set_side(item["side"])
+    board.set_side(side)
     return board
+
+
+def board_of(item: dict) -> Board:
+    """The board of a suite position."""
+    return position_board(item["stones"], item["side"], Rule[item["rule"]], item["size"])
 
 
 def engine_of(item: dict) -> Engine:

@@ -147,6 +147,7 @@ def test_forbid_line_is_rapfis() -> None:
 def test_about_line() -> None:
     line = protocol.format_about("1.2.3")
     assert line.startswith('name="Pentad", version="1.2.3", author="Pentad engineers", country="')
+    assert [part.split("=")[0] for part in line.split(", ")] == ["name", "version", "author", "country", "www"]
     assert protocol.PROTOCOL_LINE.fullmatch(line)
 
 

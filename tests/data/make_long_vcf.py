@@ -43,6 +43,7 @@ from pathlib import Path
 from pbrain.board import Board
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.threats import ThreatSolver
+from tests.tactics import position_board
 
 OUT = Path(__file__).with_name("long_vcf.json")
 NODES = 2_000_000
@@ -302,17 +303,9 @@ def near_cells(chain: Chain, occupied: set, radius: int = 2) -> list:
     return sorted(out)
 
 
-def board_of(stones, side: int, rule: Rule, size: int) -> Board:
-    board = Board(size, size, int(rule))
-    for x, y, color in stones:
-        board.place(board.index(x, y), color)
-    board.set_side(side)
-    return board
-
-
 def shortest_ok(stones, side: int, rule: Rule, size: int, length: int, nodes: int = NODES) -> bool:
     """ThreatSolver proves: no VCF with length - 1 fours (finished below the budget), one with `length`."""
-    board = board_of(stones, side, rule, size)
+    board = position_board(stones, side, rule, size)
     if board.count(side, P4_FIVE) or board.count(3 - side, P4_FIVE) or board.count(side, P4_FLEX4):
         return False
     solver = ThreatSolver(board)
@@ -637,7 +630,7 @@ def make_position(rule: Rule, size: int, att: int, interior: int, seed: int, tra
         add_decoys(chain, rng, length)
         add_noise(chain, rng, length)
         stones = sorted(chain.stones)
-        board = board_of(stones, att, rule, size)
+        board = position_board(stones, att, rule, size)
         solver = ThreatSolver(board)
         for k in range(1, length):
             assert not solver.vcf(k, NODES) and solver.nodes <= NODES, (rule, size, k)

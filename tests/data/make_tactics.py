@@ -22,6 +22,7 @@ from pbrain.board import Board
 from pbrain.engine import Engine, Limits
 from pbrain.rules import BLACK, Rule
 from pbrain.threats import ThreatSolver
+from tests.tactics import position_board
 
 OUT = Path(__file__).with_name("tactics.json")
 BIG_NODES = 400_000
@@ -51,14 +52,6 @@ def self_play_positions(rule: Rule, size: int, games: int, seed: int):
             engine.play(*result.move)
 
 
-def board_of(stones, side: int, rule: Rule, size: int) -> Board:
-    board = Board(size, size, int(rule))
-    for x, y, color in stones:
-        board.place(board.index(x, y), color)
-    board.set_side(side)
-    return board
-
-
 def shortest_vcf(board: Board, solver: ThreatSolver, limit: int = 60) -> int:
     """Fewest attacking fours that win for the side to move (0: no VCF within BIG_NODES)."""
     if not solver.vcf(limit, BIG_NODES):
@@ -84,7 +77,7 @@ def random_vcf_positions(rule: Rule, size: int, count: int, seed: int) -> list:
                 taken.add((x, y))
                 stones.append([x, y, 1 if rng.random() < share else 2])
         side = rng.choice((1, 2))
-        board = board_of(stones, side, rule, size)
+        board = position_board(stones, side, rule, size)
         if board.count(1, 13) or board.count(2, 13) or board.count(side, 12):
             continue
         solver = ThreatSolver(board)
@@ -106,7 +99,7 @@ def random_vcf_positions(rule: Rule, size: int, count: int, seed: int) -> list:
 
 
 def classify(stones, side: int, rule: Rule, size: int) -> "dict | None":
-    board = board_of(stones, side, rule, size)
+    board = position_board(stones, side, rule, size)
     me, opp = side, 3 - side
     if board.count(me, 13) or board.count(opp, 13) or board.count(me, 12):
         return None  # trivial: a five or an open four on the board
