@@ -36,7 +36,7 @@ MAX_DEPTH = 60
 ASPIRATION_WINDOW = 60
 """Half-width of the first aspiration window around the previous iteration's score."""
 LMR_MIN_DEPTH = 3
-LMR_MIN_MOVE = 4
+LMR_MIN_MOVE = 2
 """Late-move reductions apply to quiet moves from this depth and move number on."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
@@ -49,7 +49,7 @@ MAX_ORDER_BONUS = 2000
 VCF_QUIESCENCE_NODES = 60
 VCF_QUIESCENCE_FOURS = 8
 """Budget of the VCF probe at the leaves of the main search."""
-VCT_QUIESCENCE_NODES = 0
+VCT_QUIESCENCE_NODES = 200
 VCT_QUIESCENCE_THREATS = 2
 """Budget of the VCT probe at leaves where the side to move can make a double three (0: off)."""
 ROOT_VCF_NODES = 200000

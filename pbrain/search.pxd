@@ -46,12 +46,14 @@ cdef class Searcher:
     cdef void _allocate_tt(self)
     @cython.locals(i=long)
     cpdef void clear(self)
-    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, vct_budget=long, found=bint)
+    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
     @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
     cdef int _instant_answer(self) noexcept
-    @cython.locals(me=int, by_vcf=bint, by_vct=bint, n=int, kept=int, i=int, move=int, refuted=bint, probe_vcf=long, probe_vct=long, horizon=int)
+    @cython.locals(me=int, threatened=bint, n=int, kept=int, survivors=int, i=int, move=int, probe_vcf=long, probe_vct=long, horizon=int)
     cdef void _restrict_to_defences(self, double deadline, long node_budget_end)
+    @cython.locals(refuted=bint)
+    cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)
     cdef void _check_limits(self)
     cdef unsigned long long _key(self) noexcept
     @cython.locals(slot=long, data="unsigned long long")

@@ -149,17 +149,13 @@ class Searcher:
                 self.last_reason = "vcf"
                 return line[0], WIN - self.threats.win_plies, 0, self.nodes, line
             self.nodes += self.threats.nodes
-            vct_budget = min(self.root_vct_nodes, share)
-            depth = 2
-            while depth <= self.vct_threats and vct_budget > 0:  # shallow threats first
-                found = self.threats.vct(depth, vct_budget, self.started + self.hard_s * 0.3)
-                self.nodes += self.threats.nodes
-                vct_budget -= self.threats.nodes
-                if found:
-                    line = self.threats.winning_line()
-                    self.last_reason = "vct"
-                    return line[0], WIN - 2 * depth - 1, 0, self.nodes, [line[0]]
-                depth += 2
+            found = self.threats.vct(self.vct_threats, min(self.root_vct_nodes, share),
+                                     self.started + self.hard_s * 0.3)
+            self.nodes += self.threats.nodes
+            if found:
+                line = self.threats.winning_line()
+                self.last_reason = "vct"
+                return line[0], WIN - 2 * self.threats.win_threats - 1, 0, self.nodes, [line[0]]
             self._restrict_to_defences(self.started + self.hard_s * 0.45, self.nodes + share)
         for depth in range(1, max_depth + 1):
             if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
@@ -208,9 +204,10 @@ class Searcher:
 
     def _restrict_to_defences(self, deadline: float, node_budget_end: int) -> None:
         """If the opponent would win by VCF (or else by VCT) were it to move, keep only the root moves after which
-        it provably cannot, so the main search chooses among real defences. When every move loses to the full
-        threat, the horizon is halved until some moves survive: they at least postpone the loss. Moves not
-        examined before `deadline` or before the node count reaches `node_budget_end` stay in."""
+        it provably cannot: first the moves that stop its VCF, then among those the ones that stop its VCT too,
+        so the main search chooses among real defences. When every move loses to the full threat, the horizon is
+        halved until some moves survive: they at least postpone the loss. Moves not examined before `deadline`
+        or before the node count reaches `node_budget_end` stay in."""
         board = self.board
         gen = self.gen
         threats = self.threats
@@ -218,38 +215,62 @@ class Searcher:
         board.set_side(3 - me)
         probe_vcf = min(self.defence_vcf_nodes, (node_budget_end - self.nodes) // 8)
         probe_vct = min(self.defence_vct_nodes, (node_budget_end - self.nodes) // 8)
-        by_vcf = threats.vcf(self.vcf_fours, probe_vcf, deadline)
+        threatened = threats.vcf(self.vcf_fours, probe_vcf, deadline)
         self.nodes += threats.nodes
-        by_vct = False
-        if not by_vcf:
-            by_vct = threats.vct(self.vct_threats, probe_vct, deadline)
+        if not threatened:
+            threatened = threats.vct(self.vct_threats, probe_vct, deadline)
             self.nodes += threats.nodes
         board.set_side(me)
-        if not (by_vcf or by_vct):
+        if not threatened:
             return
         n = gen.gen_all(0, me)
-        horizon = self.vcf_fours if by_vcf else self.vct_threats
-        while horizon >= 1:
-            kept = 0
+        survivors = 0
+        horizon = self.vcf_fours
+        while survivors == 0 and horizon >= 1:  # the moves that stop the VCF (all when there is none)
             for i in range(n):
                 move = gen.moves[i]
-                refuted = False
-                if self.nodes < node_budget_end and time.perf_counter() < deadline:
-                    board.make(move)
-                    if board.p4count[16 * (me - 1) + P4_FIVE] == 0:  # a move making a four keeps the initiative
-                        refuted = threats.vcf(horizon if by_vcf else self.vcf_fours, probe_vcf, deadline)
-                        self.nodes += threats.nodes
-                        if by_vct and not refuted:
-                            refuted = threats.vct(horizon, probe_vct, deadline)
-                            self.nodes += threats.nodes
-                    board.unmake()
-                if not refuted:
-                    self.root_moves[kept] = move
+                if not self._loses_after(move, horizon, 0, probe_vcf, deadline, node_budget_end):
+                    self.root_moves[survivors] = move
+                    survivors += 1
+            horizon //= 2
+        if survivors == 0:
+            return
+        self.root_count = survivors
+        horizon = self.vct_threats
+        while horizon >= 1:  # of those, the moves that stop the VCT too (gen.moves[0..] is free scratch now)
+            kept = 0
+            for i in range(survivors):
+                move = self.root_moves[i]
+                if not self._loses_after(move, 0, horizon, probe_vct, deadline, node_budget_end):
+                    gen.moves[kept] = move
                     kept += 1
             if kept > 0:
+                for i in range(kept):
+                    self.root_moves[i] = gen.moves[i]
                 self.root_count = kept
                 return
             horizon //= 2
+
+    def _loses_after(self, move: int, vcf_fours: int, vct_threats: int, probe_nodes: int, deadline: float,
+                     node_budget_end: int) -> bool:
+        """After `move`, does the opponent provably win by VCF within `vcf_fours` fours or by VCT within
+        `vct_threats` threats (0: not tried)? True when it leaves the opponent a five; False when the budget or
+        the deadline is spent, or when the move makes a four (it keeps the initiative)."""
+        board = self.board
+        threats = self.threats
+        if self.nodes >= node_budget_end or time.perf_counter() >= deadline:
+            return False
+        board.make(move)
+        refuted = board.p4count[16 * (board.side - 1) + P4_FIVE] > 0  # the opponent's five was left open
+        if not refuted and board.p4count[16 * (2 - board.side) + P4_FIVE] == 0:
+            if vcf_fours > 0:
+                refuted = threats.vcf(vcf_fours, probe_nodes, deadline)
+                self.nodes += threats.nodes
+            if vct_threats > 0 and not refuted:
+                refuted = threats.vct(vct_threats, probe_nodes, deadline)
+                self.nodes += threats.nodes
+        board.unmake()
+        return refuted
 
     def _instant_answer(self) -> int:
         """The move when the root has only one sensible one: a five now, the block of the opponent's five, an

@@ -15,6 +15,7 @@ cdef class ThreatSolver:
     cdef int[::1] line
     cdef readonly int line_length
     cdef readonly int win_plies
+    cdef readonly int win_threats
     cdef unsigned long long[::1] tt_keys
     cdef int[::1] tt_depth
     cdef unsigned long long[::1] vct_keys
@@ -36,6 +37,7 @@ cdef class ThreatSolver:
     @cython.locals(me=int, opp=int, five=int, base=int, block=int, cls=int, n=int, key="unsigned long long", i=int, move=int, reply=int, won=bint)
     cdef bint _vcf(self, int depth, int ply) noexcept
     @cython.locals(won=bint)
+    @cython.locals(threats=int)
     cpdef bint vct(self, int max_threats, long max_nodes, double deadline=*)
     @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, four=int, key="unsigned long long", i=int, move=int, won=bint)
     cdef bint _attack(self, int depth, int ply) noexcept

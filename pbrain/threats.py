@@ -36,6 +36,7 @@ class ThreatSolver:
         self.line = array("i", [0]) * MAX_THREAT_PLY
         self.line_length = 0
         self.win_plies = 0
+        self.win_threats = 0
         self.tt_keys = array("Q", [0]) * (1 << TT_BITS)
         self.tt_depth = array("i", [0]) * (1 << TT_BITS)
         self.vct_keys = array("Q", [0]) * (1 << TT_BITS)
@@ -153,16 +154,25 @@ class ThreatSolver:
     def vct(self, max_threats: int, max_nodes: int, deadline: float = 0.0) -> bool:
         """Does the side to move win by continuous threats: fours and open threes, at most `max_threats` of its
         own moves, every defence tried (blocks of the three, counter-fours, a counter-VCF)? On True the first
-        move is winning_line()[0]; the rest of the line is one defence per threat."""
+        move is winning_line()[0]; the rest of the line is one defence per threat. Deepens by two threats at a
+        time (2, 4, .. max_threats) within one node budget: a deep horizon first would spend the budget in long
+        lines before trying the short ones. win_threats is the horizon that found the win."""
         self.nodes = 0
         self.node_limit = max_nodes
         self.deadline = deadline
-        self.line_length = 0
         self.win_plies = 0
-        won = self._attack(max_threats, 0)
-        if won and self.line_length == 0:
-            self.line_length = 1  # the defender had no defence at all after the first threat
-        return won
+        self.win_threats = 0
+        threats = 2 if max_threats > 2 else max_threats
+        while True:
+            self.line_length = 0
+            if self._attack(threats, 0):
+                if self.line_length == 0:
+                    self.line_length = 1  # the defender had no defence at all after the first threat
+                self.win_threats = threats
+                return True
+            if threats >= max_threats or self.nodes > self.node_limit:
+                return False
+            threats = min(threats + 2, max_threats)
 
     def _attack(self, depth: int, ply: int) -> bool:
         """VCT, attacker to move."""

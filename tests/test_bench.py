@@ -7,8 +7,8 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 2294825
-SIGNATURE_MOVES = [(5, 7), (9, 8), (10, 12), (7, 8), (11, 9), (5, 9)]
+SIGNATURE_NODES = 3656739
+SIGNATURE_MOVES = [(6, 8), (9, 8), (10, 12), (7, 8), (12, 9), (9, 5)]
 
 
 @pytest.mark.skipif(not pbrain.compiled(), reason="the full-depth bench takes minutes interpreted")

@@ -46,9 +46,11 @@ def play(rule: Rule, size: int, opening: "list[tuple[int, int]]", strong: int) -
     return 0
 
 
-REQUIRED_WINS = 12
-"""Measured: 13 of 20 (both sides at 40,000 nodes). The target is 18 (90 %): not reached yet. The losses are
-games where the depth-2 side has black's first-move advantage and finds a short VCT (see issue notes)."""
+REQUIRED_WINS = 13
+"""Measured: 14 of 20 (both sides at 40,000 nodes; every game won with black). The target is 18 (90 %): not
+reached yet; the losses are games where the depth-2 side has black's first-move advantage and reaches a VCT
+(see issue 3's notes). The games are deterministic (node limits only); the bar sits one game below the
+measurement."""
 
 
 @pytest.mark.slow
