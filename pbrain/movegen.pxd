@@ -32,6 +32,8 @@ cdef class MoveGen:
     cpdef int five_point(self, int side, int around) noexcept
     @cython.locals(i=int, c=int)
     cpdef int any_five_point(self, int side) noexcept
+    @cython.locals(i=int, c=int)
+    cpdef int legal_point_of_class(self, int side, int cls) noexcept
     @cython.locals(base=int, best=int, j=int, move=int, score=int)
     cdef void pick(self, int ply, int i, int n) noexcept
     @cython.locals(base=int, i=int, j=int, move=int, score=int)

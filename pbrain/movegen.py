@@ -175,6 +175,16 @@ class MoveGen:
                 return c
         return -1
 
+    def legal_point_of_class(self, side: int, cls: int) -> int:
+        """Some empty cell of class `cls` (a Pattern4) that `side` may play, or -1."""
+        board = self.board
+        for i in range(board.npoints):
+            c = board.points[i]
+            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == cls and \
+                    self.legal(c, side):
+                return c
+        return -1
+
     def pick(self, ply: int, i: int, n: int) -> None:
         """Move the best-scored of moves i..n-1 to position i (lazy ordering: most nodes cut off early)."""
         base = ply * MAX_MOVES

@@ -62,8 +62,6 @@ cdef class Searcher:
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(me=int, own=int, fours=int)
     cdef int _quiesce(self, int ply)
-    @cython.locals(i=int, c=int)
-    cdef int _legal_flex4(self, int side) noexcept
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
     cdef void _order(self, int ply, int n, int me, int tt_move) noexcept
     @cython.locals(slot=int)

@@ -293,7 +293,7 @@ class Searcher:
         if block >= 0:  # renju black cannot block: every move loses; let the search pick one
             return -1
         if board.p4count[16 * (me - 1) + P4_FLEX4] > 0:
-            four = self._legal_flex4(me)
+            four = gen.legal_point_of_class(me, P4_FLEX4)
             if four >= 0:
                 self.instant_score = WIN - 3
                 self.last_reason = "vcf"
@@ -364,7 +364,7 @@ class Searcher:
             self._update_pv(ply, block)
             return score
         if board.p4count[16 * (me - 1) + P4_FLEX4] > 0 and (
-                me != BLACK or not board.renju or self._legal_flex4(me) >= 0):
+                me != BLACK or not board.renju or gen.legal_point_of_class(me, P4_FLEX4) >= 0):
             return WIN - (ply + 3)
         if depth <= 0:
             return self._quiesce(ply)
@@ -467,16 +467,6 @@ class Searcher:
                 return WIN - (ply + 2 * self.qvct_threats + 1)
             self.nodes += self.threats.nodes
         return evaluate(board, me)
-
-    def _legal_flex4(self, side: int) -> int:
-        """A cell where `side` legally makes an open or double four, or -1."""
-        board = self.board
-        for i in range(board.npoints):
-            c = board.points[i]
-            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FLEX4 and \
-                    self.gen.legal(c, side):
-                return c
-        return -1
 
     def _order(self, ply: int, n: int, me: int, tt_move: int) -> None:
         gen = self.gen

@@ -6,6 +6,7 @@ from pbrain.movegen cimport MoveGen, MAX_MOVES
 cdef enum:
     MAX_THREAT_PLY = 128
     TT_BITS = 16
+    VCT_TABLE = 65536
     VCF_INSIDE_VCT = 10
 
 @cython.final
@@ -18,8 +19,6 @@ cdef class ThreatSolver:
     cdef readonly int win_threats
     cdef unsigned long long[::1] tt_keys
     cdef int[::1] tt_depth
-    cdef unsigned long long[::1] vct_keys
-    cdef int[::1] vct_depth
     cdef readonly long nodes
     cdef long node_limit
     cdef double deadline
@@ -31,9 +30,9 @@ cdef class ThreatSolver:
     cpdef bint vcf(self, int max_fours, long max_nodes, double deadline=*)
     cdef unsigned long long _key(self) noexcept
     @cython.locals(slot=int)
-    cdef bint _refuted(self, unsigned long long key, int depth) noexcept
+    cdef bint _refuted(self, int table, unsigned long long key, int depth) noexcept
     @cython.locals(slot=int)
-    cdef void _store_refuted(self, unsigned long long key, int depth) noexcept
+    cdef void _store_refuted(self, int table, unsigned long long key, int depth) noexcept
     @cython.locals(me=int, opp=int, five=int, base=int, block=int, cls=int, n=int, key="unsigned long long", i=int, move=int, reply=int, won=bint)
     cdef bint _vcf(self, int depth, int ply) noexcept
     @cython.locals(won=bint)
@@ -45,11 +44,5 @@ cdef class ThreatSolver:
     cdef bint _defend(self, int depth, int ply) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int, cls=int)
     cdef int _gen_threats(self, int ply, int me) noexcept
-    @cython.locals(i=int, c=int)
-    cdef int _legal_class(self, int side, int cls) noexcept
-    @cython.locals(slot=int)
-    cdef bint _vct_refuted(self, unsigned long long key, int depth) noexcept
-    @cython.locals(slot=int)
-    cdef void _store_vct_refuted(self, unsigned long long key, int depth) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cdef bint _second_five(self, int me, int move, int first) noexcept

@@ -21,6 +21,7 @@ if not cython.compiled:
 
     MAX_THREAT_PLY = 128
     TT_BITS = 16
+    VCT_TABLE = 1 << TT_BITS
     VCF_INSIDE_VCT = 10
 
 COMPILED = cython.compiled
@@ -37,10 +38,9 @@ class ThreatSolver:
         self.line_length = 0
         self.win_plies = 0
         self.win_threats = 0
-        self.tt_keys = array("Q", [0]) * (1 << TT_BITS)
-        self.tt_depth = array("i", [0]) * (1 << TT_BITS)
-        self.vct_keys = array("Q", [0]) * (1 << TT_BITS)
-        self.vct_depth = array("i", [0]) * (1 << TT_BITS)
+        # Refuted positions: VCF entries in the first half, VCT entries (table VCT_TABLE) in the second.
+        self.tt_keys = array("Q", [0]) * (2 << TT_BITS)
+        self.tt_depth = array("i", [0]) * (2 << TT_BITS)
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -49,11 +49,9 @@ class ThreatSolver:
 
     def clear(self) -> None:
         """Forget refuted positions (their keys may belong to another game)."""
-        for i in range(1 << TT_BITS):
+        for i in range(2 << TT_BITS):
             self.tt_keys[i] = 0
             self.tt_depth[i] = 0
-            self.vct_keys[i] = 0
-            self.vct_depth[i] = 0
 
     def winning_line(self) -> list:
         """Cells of the last proven win, attacker's and defender's moves alternating."""
@@ -74,12 +72,13 @@ class ThreatSolver:
         board = self.board
         return board.hash ^ (self.black_key if board.side == BLACK else self.white_key)
 
-    def _refuted(self, key: int, depth: int) -> bool:
-        slot = key & ((1 << TT_BITS) - 1)
+    def _refuted(self, table: int, key: int, depth: int) -> bool:
+        """Was this position shown to have no win within `depth` (or more) in `table` (0: VCF, VCT_TABLE)?"""
+        slot = table + (key & ((1 << TT_BITS) - 1))
         return self.tt_keys[slot] == key and self.tt_depth[slot] >= depth
 
-    def _store_refuted(self, key: int, depth: int) -> None:
-        slot = key & ((1 << TT_BITS) - 1)
+    def _store_refuted(self, table: int, key: int, depth: int) -> None:
+        slot = table + (key & ((1 << TT_BITS) - 1))
         self.tt_keys[slot] = key
         self.tt_depth[slot] = depth
 
@@ -116,7 +115,7 @@ class ThreatSolver:
                 return False
             gen.sort(ply, n)
         key = self._key()
-        if self._refuted(key, depth):
+        if self._refuted(0, key, depth):
             return False
         for i in range(n):
             move = gen.moves[base + i]
@@ -147,7 +146,7 @@ class ThreatSolver:
                 self.line[ply + 1] = reply
                 return True
         if self.nodes <= self.node_limit:
-            self._store_refuted(key, depth)
+            self._store_refuted(0, key, depth)
         return False
 
     # --- VCT ----------------------------------------------------------------------------------------------------
@@ -202,7 +201,7 @@ class ThreatSolver:
             n = 1
         else:
             if board.p4count[16 * (me - 1) + P4_FLEX4] > 0:
-                four = self._legal_class(me, P4_FLEX4)
+                four = gen.legal_point_of_class(me, P4_FLEX4)
                 if four >= 0:
                     self.line[ply] = four
                     self.line_length = ply + 1
@@ -213,7 +212,7 @@ class ThreatSolver:
             if n == 0:
                 return False
         key = self._key()
-        if self._vct_refuted(key, depth):
+        if self._refuted(VCT_TABLE, key, depth):
             return False
         for i in range(n):
             move = gen.moves[base + i]
@@ -224,7 +223,7 @@ class ThreatSolver:
                 self.line[ply] = move
                 return True
         if self.nodes <= self.node_limit:
-            self._store_vct_refuted(key, depth)
+            self._store_refuted(VCT_TABLE, key, depth)
         return False
 
     def _defend(self, depth: int, ply: int) -> bool:
@@ -296,25 +295,6 @@ class ThreatSolver:
                 n += 1
         gen.sort(ply, n)
         return n
-
-    def _legal_class(self, side: int, cls: int) -> int:
-        """A cell of class `cls` that `side` may play, or -1."""
-        board = self.board
-        for i in range(board.npoints):
-            c = board.points[i]
-            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == cls and \
-                    self.gen.legal(c, side):
-                return c
-        return -1
-
-    def _vct_refuted(self, key: int, depth: int) -> bool:
-        slot = key & ((1 << TT_BITS) - 1)
-        return self.vct_keys[slot] == key and self.vct_depth[slot] >= depth
-
-    def _store_vct_refuted(self, key: int, depth: int) -> None:
-        slot = key & ((1 << TT_BITS) - 1)
-        self.vct_keys[slot] = key
-        self.vct_depth[slot] = depth
 
     def _second_five(self, me: int, move: int, first: int) -> bool:
         """After `me` played `move`, is there a five point other than `first` (an open or double four)?"""
