@@ -204,9 +204,15 @@ class ProcessBrain(Brain):
         return True
 
     def kill(self) -> None:
+        """Stop the brain: SIGTERM first, so the one-file build's bootloader removes its unpacked files from the
+        temp folder; SIGKILL if that does not end it."""
         if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
 
     def problems(self) -> List[str]:
         self.wait_exit(2)
