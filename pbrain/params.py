@@ -49,9 +49,10 @@ MAX_ORDER_BONUS = 2000
 VCF_QUIESCENCE_NODES = 60
 VCF_QUIESCENCE_FOURS = 8
 """Budget of the VCF probe at the leaves of the main search."""
-VCT_QUIESCENCE_NODES = 200
+VCT_QUIESCENCE_NODES = 0
 VCT_QUIESCENCE_THREATS = 2
-"""Budget of the VCT probe at leaves where the side to move can make a double three (0: off)."""
+"""Budget of the VCT probe at leaves where the side to move can make a double three (0: off). Off: at 200 nodes
+it won no more self-play games (83 of 100 either way, equal nodes) and cost about 15 % of the nodes per second."""
 ROOT_VCF_NODES = 200000
 ROOT_VCF_FOURS = 40
 """Budget of the VCF search before the main search starts."""
