@@ -11,13 +11,6 @@ OWN_CLASS_VALUE = (0, 0, 4, 4, 7, 7, 21, 26, 40, 23, 35, 45, 150, 300)
 OPPONENT_CLASS_VALUE = (0, 0, 2, 2, 6, 9, 18, 30, 30, 23, 34, 52, 80, 300)
 TEMPO = 40
 """Bonus for having the move; it also evens out the swing between odd and even search depths."""
-OWN_DOUBLE_THREAT = 0
-"""Bonus when the side to move can make a four-three or a double three (and no open three of the opponent
-demands an answer first)."""
-OPPONENT_OPEN_THREE = 0
-"""Malus when the opponent has an open three (a cell where it makes an open four) that must be answered."""
-OPPONENT_DOUBLE_THREAT = 0
-"""Malus when the opponent could make a four-three or double three with its next move."""
 
 # --- Move ordering (by Pattern4 index, as for OWN_CLASS_VALUE) -------------------------------------------------
 # A cell's ordering score = ORDER_OWN[its class for the mover] + ORDER_OPPONENT[its class for the opponent].
@@ -40,19 +33,12 @@ LMR_MIN_MOVE = 2
 """Late-move reductions apply to quiet moves from this depth and move number on."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
-LMP_BASE = 1000
-LMP_PER_DEPTH = 0
-"""Late-move pruning: quiet moves from number LMP_BASE + LMP_PER_DEPTH * depth on are not searched."""
 KILLER_BONUS = 500
 MAX_ORDER_BONUS = 2000
 """Killer and history bonuses added to a move's static ordering score, capped."""
 VCF_QUIESCENCE_NODES = 60
 VCF_QUIESCENCE_FOURS = 8
 """Budget of the VCF probe at the leaves of the main search."""
-VCT_QUIESCENCE_NODES = 0
-VCT_QUIESCENCE_THREATS = 2
-"""Budget of the VCT probe at leaves where the side to move can make a double three (0: off). Off: at 200 nodes
-it won no more self-play games (83 of 100 either way, equal nodes) and cost about 15 % of the nodes per second."""
 ROOT_VCF_NODES = 200000
 ROOT_VCF_FOURS = 40
 """Budget of the VCF search before the main search starts."""

@@ -1,6 +1,6 @@
 # C view of pbrain/search.py
 cimport cython
-from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE
+from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE
 from pbrain.evaluation cimport evaluate
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver
@@ -35,7 +35,7 @@ cdef class Searcher:
     cdef object stop
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int root_vcf_nodes, root_vcf_fours, sorted_prefix, root_vct_nodes, root_vct_threats
-    cdef public int defence_vcf_nodes, defence_vct_nodes, lmp_base, lmp_per_depth, qvct_nodes, qvct_threats
+    cdef public int defence_vcf_nodes, defence_vct_nodes
     cdef int[::1] root_moves
     cdef int root_count
     cdef int vct_threats, vcf_fours

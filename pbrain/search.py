@@ -20,7 +20,7 @@ from pbrain.threats import ThreatSolver
 
 if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
-    from pbrain.board import P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.board import P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
 
     MAX_PLY = 128
@@ -73,10 +73,6 @@ class Searcher:
         self.max_order_bonus = params.MAX_ORDER_BONUS
         self.aspiration = params.ASPIRATION_WINDOW
         self.sorted_prefix = params.SORTED_PREFIX
-        self.qvct_nodes = params.VCT_QUIESCENCE_NODES
-        self.qvct_threats = params.VCT_QUIESCENCE_THREATS
-        self.lmp_base = params.LMP_BASE
-        self.lmp_per_depth = params.LMP_PER_DEPTH
         self.root_vcf_nodes = params.ROOT_VCF_NODES
         self.root_vcf_fours = params.ROOT_VCF_FOURS
         self.root_vct_nodes = params.ROOT_VCT_NODES
@@ -417,8 +413,6 @@ class Searcher:
             move = gen.moves[base + i]
             quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
                 board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
-            if quiet and i >= self.lmp_base + self.lmp_per_depth * depth and best > -WIN_THRESHOLD:
-                continue  # late quiet moves at shallow depth are pruned (they almost never matter)
             board.make(move)
             if i == 0:
                 score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)
@@ -459,12 +453,6 @@ class Searcher:
             if self.threats.vcf(self.qfours, self.qnodes):
                 self.nodes += self.threats.nodes
                 return WIN - (ply + self.threats.win_plies)
-            self.nodes += self.threats.nodes
-        if self.qvct_nodes > 0 and board.p4count[own + P4_FLEX3_2X] > 0 and \
-                board.p4count[16 * (2 - me) + P4_FLEX4] == 0:
-            if self.threats.vct(self.qvct_threats, self.qvct_nodes):
-                self.nodes += self.threats.nodes
-                return WIN - (ply + 2 * self.qvct_threats + 1)
             self.nodes += self.threats.nodes
         return evaluate(board, me)
 
