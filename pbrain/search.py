@@ -108,8 +108,9 @@ class Searcher:
               on_iteration: object) -> tuple:
         """Iterative deepening from depth 1 to `max_depth` until the soft deadline (no new iteration), the hard
         deadline, `max_nodes` or `stop.is_set()` (abort). Before it, threat searches at the root: VCF, VCT and the
-        opponent's threats, each with a share of the time and nodes and at most `max_depth` attacking moves deep. Calls on_iteration(depth, score, nodes, pv) after each
-        completed iteration. Returns (best cell or -1, score, completed depth, nodes, pv cells)."""
+        opponent's threats, each with a share of the time and nodes and at most `max_depth` attacking moves deep.
+        Calls on_iteration(depth, score, nodes, pv) after each completed iteration. Returns (best cell or -1,
+        score, completed depth, nodes, pv cells)."""
         board = self.board
         self.nodes = 0
         self.node_limit = max_nodes if max_nodes > 0 else 1 << 62

@@ -40,7 +40,8 @@ def wins(grid: "list[list[int]]", x: int, y: int, color: int, rule: Rule) -> boo
     return False
 
 
-def random_position(rng, width: int, height: int, stones: int, black_share: float = 0.5) -> "list[tuple[int, int, int]]":
+def random_position(rng, width: int, height: int, stones: int,
+                    black_share: float = 0.5) -> "list[tuple[int, int, int]]":
     """(x, y, colour) stones clustered around a random centre, as games cluster."""
     cx, cy = rng.randrange(width), rng.randrange(height)
     taken = set()
