@@ -36,7 +36,8 @@ class Clock:
     def __init__(self, limits: Limits, moves_played: int) -> None:
         self.limits = limits
         self.started = time.monotonic()
-        self.budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, moves_played)
+        self.budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, moves_played,
+                                     limits.margin_ms)
 
     def left_ms(self) -> float:
         """Milliseconds left of the hard budget."""
@@ -46,10 +47,10 @@ class Clock:
         """Limits for one think that may use `fraction` of the time left (the instant mode stays instant)."""
         if self.budget.instant:
             return Limits(turn_ms=0, max_depth=self.limits.max_depth, max_nodes=self.limits.max_nodes)
-        own_ms = max(0.0, self.left_ms() * fraction)
-        # think keeps TIME_SAFETY_MS back from turn_ms for I/O; this budget already did, so hand it back
-        return Limits(turn_ms=int(own_ms) + params.TIME_SAFETY_MS, max_depth=self.limits.max_depth,
-                      max_nodes=self.limits.max_nodes)
+        own_ms = max(1.0, self.left_ms() * fraction)
+        # this budget already kept the margin back from the manager's limits: none is kept twice
+        return Limits(turn_ms=int(own_ms), max_depth=self.limits.max_depth, max_nodes=self.limits.max_nodes,
+                      margin_ms=0)
 
     def out_of_time(self, stop: Optional[StopFlag]) -> bool:
         """True when the budget is spent or a stop was asked for."""

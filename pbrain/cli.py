@@ -19,6 +19,9 @@ def run_protocol() -> int:
     unexpected exception in any thread becomes an `ERROR internal: ...` line.
     """
     from pbrain.session import LineWriter, Session
+    from pbrain.startup import process_age_ms
+
+    startup_ms = process_age_ms()
 
     out = LineWriter(sys.stdout.fileno())
     warnings.simplefilter("ignore")
@@ -28,7 +31,7 @@ def run_protocol() -> int:
 
     sys.excepthook = report
     threading.excepthook = lambda args: report(args.exc_type, args.exc_value or args.exc_type(), None)
-    status = Session(out).run(sys.stdin.fileno())
+    status = Session(out, startup_ms=startup_ms).run(sys.stdin.fileno())
     os._exit(status)  # daemon threads may still be inside a read or a search: do not wait for them
 
 

@@ -41,6 +41,9 @@ class Limits:
     max_nodes: Optional[int] = None
     """Node budget. With no time value set, node and depth limits alone bound the search, so results are
     reproducible (tests, levels, benchmarks); with none of these set, the default turn time applies."""
+    margin_ms: Optional[float] = None
+    """Milliseconds kept back from the time limits for I/O and the manager (None: timeman.margin_ms's default
+    for the turn; the session passes one that includes the latency it measured)."""
 
 
 @dataclass(frozen=True)
@@ -129,15 +132,20 @@ class Engine:
     def new_game(self, width: int, height: int = 0, rule: Optional[Rule] = None) -> None:
         """An empty width x height board (height defaults to width), keeping the rule unless one is given;
         raises BoardError for an unsupported size."""
+        changed = rule is not None and rule is not self.rule
         self._board = Board(width, height or width, int(self.rule if rule is None else rule))
+        if changed:
+            self.clear_hash()
 
     def set_rule(self, rule: Rule) -> None:
-        """Change the rule, keeping the stones and the side to move."""
+        """Change the rule, keeping the stones and the side to move, and forget what earlier searches learnt
+        (the hash keys do not include the rule)."""
         if rule is self.rule:
             return
         stones, side = self.stones(), self.side_to_move
         self._board = Board(self.width, self.height, int(rule))
         self._place_all(stones, side)
+        self.clear_hash()
 
     def play(self, x: int, y: int) -> None:
         """The side to move plays (x, y); raises BoardError when off the board or occupied."""
@@ -222,6 +230,11 @@ class Engine:
         limit = int(min(params.TT_MAX_BYTES, max(params.TT_MIN_BYTES, spare)))
         return min(limit, self.hash_bytes) if self.hash_bytes else limit
 
+    @property
+    def searcher(self) -> Searcher:
+        """The searcher bound to this board (its public attributes are the search's knobs: tests, tuning)."""
+        return self._bound_searcher()
+
     def _bound_searcher(self) -> Searcher:
         if self._searcher is None:
             self._searcher = Searcher(self._board, self.tt_bytes())
@@ -241,7 +254,8 @@ class Engine:
                 limits.max_nodes is not None or limits.max_depth is not None):
             budget = timeman.Budget(UNTIMED_MS, UNTIMED_MS)  # node or depth limits alone: reproducible
         else:
-            budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count)
+            budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count,
+                                    limits.margin_ms)
         searcher = self._bound_searcher()
         max_depth = limits.max_depth if limits.max_depth is not None else params.MAX_DEPTH
         max_nodes = limits.max_nodes if limits.max_nodes is not None else 0

@@ -18,6 +18,7 @@ cdef class MoveGen:
 
     @cython.locals(entry=int)
     cdef bint legal(self, int cell, int side) noexcept
+    cpdef bint has_flex4(self, int side) noexcept
     @cython.locals(mine=int, theirs=int)
     cdef int order_score(self, int cell, int side) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int)

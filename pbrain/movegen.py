@@ -54,6 +54,16 @@ class MoveGen:
             return not board.is_forbidden(cell)
         return True
 
+    def has_flex4(self, side: int) -> bool:
+        """Has `side` a cell where it would make an open four, and may it play one? (A renju point forbidden to
+        black is no threat.)"""
+        board = self.board
+        if board.p4count[16 * (side - 1) + P4_FLEX4] == 0:
+            return False
+        if side != BLACK or not board.renju:
+            return True
+        return self.legal_point_of_class(side, P4_FLEX4) >= 0
+
     def order_score(self, cell: int, side: int) -> int:
         """Static ordering: the cell's value as an attack for `side` plus as a block of the opponent."""
         board = self.board
@@ -123,6 +133,8 @@ class MoveGen:
             if board.cells[cell] != EMPTY or (board.state[STATE_STRIDE * cell + opp] & P4_MASK) != P4_FLEX4:
                 continue
             found += 1
+            if not self.legal(cell, opp):
+                continue  # renju: black may not play it, so it threatens nothing
             # Stopping an open four means taking a cell the opponent needs for it: the threat cell itself or a
             # cell on the same line where the opponent would make a four. Each candidate is verified.
             n = self._try_defence(ply, n, cell, side, stamp)
@@ -145,7 +157,7 @@ class MoveGen:
         if not self.legal(cell, side):
             return n
         board.make_stone(cell, side)
-        stops = board.p4count[16 * (2 - side) + P4_FLEX4] == 0
+        stops = not self.has_flex4(3 - side)
         board.unmake()
         if stops:
             self.moves[ply * MAX_MOVES + n] = cell

@@ -60,12 +60,16 @@ TT_DEFAULT_BYTES = 128 * 1024 * 1024
 """Transposition table size when the manager sets no memory limit."""
 
 # --- Time (milliseconds) -----------------------------------------------------------------------------------------
-TIME_SAFETY_MS = 150
-"""Kept back from every deadline for process start, I/O and the manager's own overhead."""
+TIME_MARGIN_MS = 15
+TIME_MARGIN_SHARE = 0.02
+"""Kept back from every limit for what the brain cannot see (pipes, scheduling, the manager's clock): this much
+plus this share of the turn, plus the overrun measured on earlier moves (timeman.Latency)."""
+LATENCY_INITIAL_MS = 10.0
+LATENCY_DECAY = 0.9
+LATENCY_CAP_MS = 200.0
+"""The measured overrun: its value before any move, how fast an old maximum fades (per move), its ceiling."""
 DEFAULT_TURN_MS = 5000
 """Turn time when the manager sets none."""
-SOFT_FRACTION = 0.4
-"""Share of the hard limit after which no new iteration starts."""
 MATCH_MOVES_TO_GO = 30
 MIN_MOVES_TO_GO = 12
 """Moves the remaining match time is spread over (fewer as the game goes on, never below the minimum)."""
@@ -75,3 +79,19 @@ MAX_SHARE_OF_REMAINING = 0.25
 """Never spend more than this share of the remaining match time on one move."""
 MIN_THINK_MS = 5
 """Floor of the hard deadline when time is short but not out."""
+ITERATION_GROWTH_MIN = 1.5
+ITERATION_GROWTH_MAX = 8.0
+ITERATION_GROWTH_DEFAULT = 3.0
+"""Bounds (and the first guess) of the ratio between one iteration's time and the last one's: how the next
+iteration's time is predicted."""
+ROOT_VCF_SHARE = 0.1
+ROOT_VCT_SHARE = 0.2
+ROOT_DEFENCE_SHARE = 0.35
+"""Deadlines of the root threat phases as shares of the soft time (own VCF, own VCT, the defence filter: each
+ends by its share counted from the start); the main search has the rest."""
+CONVERT_SHARE = 0.7
+"""When the last move was a proven win, the share of the hard time (and of a node limit) the re-proof may use."""
+WATCHDOG_STOP_GRACE_MS = 10
+"""The watchdog sets the stop flag this long after the engine's own hard deadline ..."""
+WATCHDOG_ANSWER_MARGIN_MS = 10
+"""... and answers for it this long before the manager's limit."""

@@ -13,7 +13,7 @@ cdef enum:
     BOUND_LOWER = 1
     BOUND_UPPER = 2
     BOUND_EXACT = 3
-    CHECK_EVERY = 1023
+    CHECK_EVERY = 1024
 
 @cython.final
 cdef class Searcher:
@@ -29,7 +29,7 @@ cdef class Searcher:
     cdef int[::1] pv_len
     cdef unsigned long long black_key, white_key
     cdef readonly long nodes
-    cdef long node_limit
+    cdef long node_limit, next_check
     cdef bint aborted
     cdef double started, hard_s
     cdef object stop
@@ -37,7 +37,8 @@ cdef class Searcher:
     cdef public int root_vcf_nodes, root_vcf_fours, sorted_prefix, root_vct_nodes, root_vct_threats
     cdef public int defence_vcf_nodes, defence_vct_nodes
     cdef int[::1] root_moves
-    cdef int root_count
+    cdef int root_count, root_score, proof_count, proof_threats
+    cdef unsigned long long proof_key
     cdef int vct_threats, vcf_fours
     cdef int instant_score
     cdef readonly object last_reason
@@ -46,8 +47,13 @@ cdef class Searcher:
     cdef void _allocate_tt(self)
     @cython.locals(i=long)
     cpdef void clear(self)
-    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
+    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
+    cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
+    cdef double _growth(self, double iteration_ms, double last_iteration_ms)
+    cdef void _remember_proof(self, int move, int threats)
+    @cython.locals(found=bint, last=int)
+    cdef bint _continues_proof(self)
     @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
     cdef int _instant_answer(self) noexcept
     @cython.locals(me=int, threatened=bint, n=int, kept=int, survivors=int, i=int, move=int, probe_vcf=long, probe_vct=long, horizon=int)

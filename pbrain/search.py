@@ -30,7 +30,7 @@ if not cython.compiled:
     BOUND_EXACT = 3
     BOUND_LOWER = 1
     BOUND_UPPER = 2
-    CHECK_EVERY = 1023
+    CHECK_EVERY = 1024
 
 COMPILED = cython.compiled
 _SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
@@ -80,6 +80,11 @@ class Searcher:
         self.defence_vcf_nodes = params.DEFENCE_VCF_NODES
         self.defence_vct_nodes = params.DEFENCE_VCT_NODES
         self.root_count = 0
+        self.root_score = 0
+        self.next_check = 0
+        self.proof_key = 0
+        self.proof_count = -1
+        self.proof_threats = 0
         self.instant_score = 0
         self.last_reason = "search"
 
@@ -107,17 +112,30 @@ class Searcher:
     def think(self, max_depth: int, max_nodes: int, soft_ms: float, hard_ms: float, stop: object,
               on_iteration: object) -> tuple:
         """Iterative deepening from depth 1 to `max_depth` until the soft deadline (no new iteration), the hard
-        deadline, `max_nodes` or `stop.is_set()` (abort). Before it, threat searches at the root: VCF, VCT and the
-        opponent's threats, each with a share of the time and nodes and at most `max_depth` attacking moves deep.
-        Calls on_iteration(depth, score, nodes, pv) after each completed iteration. Returns (best cell or -1,
-        score, completed depth, nodes, pv cells)."""
+        deadline, `max_nodes` or `stop.is_set()` (abort; checked every CHECK_EVERY nodes in every phase). Before
+        it, threat searches at the root: VCF, VCT and the opponent's threats, each ending by its share of the soft
+        time and at most `max_depth` attacking moves deep; when the last think proved a win and the opponent has
+        answered, the re-proof may use most of the turn. An aborted iteration still counts when a root move
+        completed in it. Calls on_iteration(depth, score, nodes, pv) after each completed iteration. Returns
+        (best cell or -1, score, completed depth, nodes, pv cells)."""
+        self.stop = stop
+        self.threats.stop = stop
+        try:
+            return self._think(max_depth, max_nodes, soft_ms, hard_ms, on_iteration)
+        finally:
+            self.stop = None
+            self.threats.stop = None
+
+    def _think(self, max_depth: int, max_nodes: int, soft_ms: float, hard_ms: float, on_iteration: object) -> tuple:
         board = self.board
+        threats = self.threats
         self.nodes = 0
+        self.next_check = CHECK_EVERY
         self.node_limit = max_nodes if max_nodes > 0 else 1 << 62
         self.aborted = False
         self.started = time.perf_counter()
         self.hard_s = hard_ms / 1000.0
-        self.stop = stop
+        soft_s = soft_ms / 1000.0
         for i in range(2 * (MAX_PLY + 1)):
             self.killers[i] = 0
         for i in range(2 * board.ncells):
@@ -128,33 +146,54 @@ class Searcher:
         best_pv: list = []
         score = 0
         self.last_reason = "search"
+        converting = self._continues_proof()
         instant = self._instant_answer()
         if instant >= 0:
             return instant, self.instant_score, 0, self.nodes, [instant]
-        # Threat searches first, each with a share of the time and of the node budget; the rest is the main
-        # search's.
-        share = self.node_limit // 5
         self.root_count = 0
         # A depth limit is a horizon for everything: at most max_depth attacking moves in any threat search.
         self.vcf_fours = min(self.root_vcf_fours, max_depth)
         self.vct_threats = min(self.root_vct_threats, max_depth)
         if max_depth > 0 and hard_ms > 0:
-            if self.threats.vcf(self.vcf_fours, min(self.root_vcf_nodes, share),
-                                self.started + self.hard_s * 0.2):
-                self.nodes += self.threats.nodes
-                line = self.threats.winning_line()
-                self.last_reason = "vcf"
-                return line[0], WIN - self.threats.win_plies, 0, self.nodes, line
-            self.nodes += self.threats.nodes
-            found = self.threats.vct(self.vct_threats, min(self.root_vct_nodes, share),
-                                     self.started + self.hard_s * 0.3)
-            self.nodes += self.threats.nodes
+            # Each root threat phase ends by its share of the soft time (and of a node limit); the main search
+            # has the rest. Re-proving a win found on the last move may take most of the hard time instead.
+            share = self.node_limit // 5
+            vcf_nodes = min(self.root_vcf_nodes, share)
+            vct_nodes = min(self.root_vct_nodes, share)
+            vcf_deadline = self.started + soft_s * params.ROOT_VCF_SHARE
+            vct_deadline = self.started + soft_s * params.ROOT_VCT_SHARE
+            if converting:
+                share = int(self.node_limit * params.CONVERT_SHARE) if max_nodes > 0 else 1 << 62
+                vcf_nodes = share
+                vct_nodes = share
+                vcf_deadline = self.started + self.hard_s * params.CONVERT_SHARE
+                vct_deadline = vcf_deadline
+            found = threats.vcf(self.vcf_fours, vcf_nodes, vcf_deadline)
+            self.nodes += threats.nodes
             if found:
-                line = self.threats.winning_line()
-                self.last_reason = "vct"
-                return line[0], WIN - 2 * self.threats.win_threats - 1, 0, self.nodes, [line[0]]
-            self._restrict_to_defences(self.started + self.hard_s * 0.45, self.nodes + share)
+                line = threats.winning_line()
+                self.last_reason = "vcf"
+                self._remember_proof(line[0], 0)
+                return line[0], WIN - threats.win_plies, 0, self.nodes, line
+            self._check_limits()
+            if not self.aborted:
+                # A re-proof starts one threat short of the old proof's horizon (the opponent has answered one).
+                found = threats.vct(self.vct_threats, vct_nodes, vct_deadline,
+                                    max(2, self.proof_threats - 1) if converting else 2)
+                self.nodes += threats.nodes
+                if found:
+                    line = threats.winning_line()
+                    self.last_reason = "vct"
+                    self._remember_proof(line[0], threats.win_threats)
+                    return line[0], WIN - 2 * threats.win_threats - 1, 0, self.nodes, [line[0]]
+                self._check_limits()
+            if not self.aborted:
+                self._restrict_to_defences(self.started + soft_s * params.ROOT_DEFENCE_SHARE,
+                                           self.nodes + self.node_limit // 5)
+        iteration_started = time.perf_counter()
+        last_iteration_ms = 0.0
         for depth in range(1, max_depth + 1):
+            self.pv_len[0] = 0
             if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
                 window = self.aspiration
                 alpha = best_score - window
@@ -173,6 +212,10 @@ class Searcher:
             else:
                 score = self._pvs(-INF, INF, depth, 0)
             if self.aborted:
+                if self.pv_len[0] > 0:  # a root move completed at this depth and beat the others so far
+                    best_move = self.pv[0]
+                    best_score = self.root_score
+                    best_pv = [self.pv[i] for i in range(self.pv_len[0])]
                 break
             if self.pv_len[0] == 0:  # decided at the root before any move (a loss): keep the score
                 best_score = score
@@ -186,9 +229,18 @@ class Searcher:
                 on_iteration(depth, score, self.nodes, best_pv)
             if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
                 break  # a proven result: deeper search cannot change it
-            if (time.perf_counter() - self.started) * 1000.0 >= soft_ms:
+            if self.root_count == 1:
+                break  # one move holds: there is nothing to choose
+            now = time.perf_counter()
+            elapsed_ms = (now - self.started) * 1000.0
+            if elapsed_ms >= soft_ms:
                 break
-        self.stop = None
+            iteration_ms = (now - iteration_started) * 1000.0
+            if soft_ms < hard_ms and elapsed_ms + iteration_ms * self._growth(iteration_ms, last_iteration_ms) > \
+                    hard_ms:
+                break  # a game clock to save: skip an iteration predicted to end past the hard deadline
+            last_iteration_ms = iteration_ms
+            iteration_started = now
         if best_move < 0:  # no move from the search: the best-ordered legal move
             if done_depth == 0:
                 self.last_reason = "static"
@@ -198,6 +250,35 @@ class Searcher:
                 best_move = self.gen.moves[0]
                 best_pv = [best_move]
         return best_move, best_score, done_depth, self.nodes, best_pv
+
+    def _growth(self, iteration_ms: float, last_iteration_ms: float) -> float:
+        """Predicted ratio of the next iteration's time to `iteration_ms`: the last ratio, within bounds."""
+        if last_iteration_ms < 0.5 or iteration_ms < 0.5:
+            return params.ITERATION_GROWTH_DEFAULT
+        return min(params.ITERATION_GROWTH_MAX, max(params.ITERATION_GROWTH_MIN, iteration_ms / last_iteration_ms))
+
+    def _remember_proof(self, move: int, threats: int) -> None:
+        """The root threat search proved a win starting with `move` (by VCT within `threats` threats, or by VCF
+        when 0): remember the position after it, so the next think (after the opponent's answer) knows a win is
+        there to re-prove, and how deep."""
+        self.proof_threats = threats
+        board = self.board
+        board.make(move)
+        self.proof_key = self._key()
+        self.proof_count = board.move_count
+        board.unmake()
+
+    def _continues_proof(self) -> bool:
+        """Is this position the one the last think proved won, plus one opponent move? Forgets the proof."""
+        board = self.board
+        found = False
+        if self.proof_count >= 0 and board.move_count == self.proof_count + 1:
+            last = board.last_move()
+            board.unmake()
+            found = self._key() == self.proof_key
+            board.make(last)
+        self.proof_count = -1
+        return found
 
     def _restrict_to_defences(self, deadline: float, node_budget_end: int) -> None:
         """If the opponent would win by VCF (or else by VCT) were it to move, keep only the root moves after which
@@ -218,7 +299,8 @@ class Searcher:
             threatened = threats.vct(self.vct_threats, probe_vct, deadline)
             self.nodes += threats.nodes
         board.set_side(me)
-        if not threatened:
+        self._check_limits()
+        if not threatened or self.aborted:
             return
         n = gen.gen_all(0, me)
         survivors = 0
@@ -256,6 +338,9 @@ class Searcher:
         board = self.board
         threats = self.threats
         if self.nodes >= node_budget_end or time.perf_counter() >= deadline:
+            return False
+        self._check_limits()
+        if self.aborted:
             return False
         board.make(move)
         refuted = board.p4count[16 * (board.side - 1) + P4_FIVE] > 0  # the opponent's five was left open
@@ -295,7 +380,7 @@ class Searcher:
                 self.instant_score = WIN - 3
                 self.last_reason = "vcf"
                 return four
-        if board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
+        if gen.has_flex4(opp):
             n = gen.gen_defences(0, me)
             if n == 1:
                 self.instant_score = 0
@@ -304,6 +389,9 @@ class Searcher:
         return -1
 
     def _check_limits(self) -> None:
+        """Set `aborted` when the node limit, the hard deadline or the stop flag says so; the next check comes
+        CHECK_EVERY nodes later (a counter, not a mask: threat searches add their nodes in bulk)."""
+        self.next_check = self.nodes + CHECK_EVERY
         if self.nodes >= self.node_limit:
             self.aborted = True
         elif time.perf_counter() - self.started >= self.hard_s:
@@ -335,7 +423,7 @@ class Searcher:
         board = self.board
         gen = self.gen
         self.pv_len[ply] = ply
-        if (self.nodes & CHECK_EVERY) == 0:
+        if self.nodes >= self.next_check:
             self._check_limits()
         if self.aborted:
             return 0
@@ -360,8 +448,7 @@ class Searcher:
             board.unmake()
             self._update_pv(ply, block)
             return score
-        if board.p4count[16 * (me - 1) + P4_FLEX4] > 0 and (
-                me != BLACK or not board.renju or gen.legal_point_of_class(me, P4_FLEX4) >= 0):
+        if gen.has_flex4(me):
             return WIN - (ply + 3)
         if depth <= 0:
             return self._quiesce(ply)
@@ -395,7 +482,7 @@ class Searcher:
             for i in range(n):
                 gen.moves[i] = self.root_moves[i]
                 gen.scores[i] = gen.order_score(self.root_moves[i], me)
-        elif board.p4count[16 * (opp - 1) + P4_FLEX4] > 0:
+        elif gen.has_flex4(opp):
             n = gen.gen_defences(ply, me)
             if n == 0:
                 return -(WIN - (ply + 4))
@@ -435,6 +522,8 @@ class Searcher:
                 if score > alpha:
                     alpha = score
                     self._update_pv(ply, move)
+                    if ply == 0:
+                        self.root_score = score
                     if alpha >= beta:
                         if quiet:
                             self._reward(ply, me, move, depth)

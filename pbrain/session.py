@@ -89,8 +89,12 @@ _COMMAND, _JOB_DONE, _EOF = "command", "job-done", "eof"
 class Session:
     """The brain's state: settings, the game, the job in flight; `run` is the protocol loop."""
 
-    def __init__(self, output: Output, engine_factory: Callable[..., Engine] = Engine) -> None:
+    def __init__(self, output: Output, engine_factory: Callable[..., Engine] = Engine,
+                 startup_ms: float = 0.0) -> None:
         self.out = output
+        self.startup_ms = startup_ms
+        """Time the process took to start, charged to the first move (the manager's clock ran meanwhile)."""
+        self.latency = timeman.Latency()
         self.settings = Settings()
         self.engine: Optional[Engine] = None
         self.marked: Set[Point] = set()
@@ -393,7 +397,8 @@ class Session:
     def _limits(self, received: float) -> Limits:
         """The manager's limits less the time the command has already waited (queue, table building)."""
         settings = self.settings
-        waited = int((time.monotonic() - received) * 1000)
+        waited = int((time.monotonic() - received) * 1000 + self.startup_ms)
+        self.startup_ms = 0.0
         turn = settings.turn_ms
         if turn is not None and turn > 0:
             turn = max(0, turn - waited)
@@ -402,7 +407,8 @@ class Session:
             left = settings.match_ms - self.match_used_ms
         if left is not None and left < timeman.UNLIMITED_MS:
             left -= waited
-        return Limits(turn, settings.match_ms, left, settings.max_depth, settings.max_nodes)
+        return Limits(turn, settings.match_ms, left, settings.max_depth, settings.max_nodes,
+                      timeman.margin_ms(settings.turn_ms, self.latency.ms))
 
     def _legal_points(self) -> Set[Point]:
         """Points the side to move may play (black keeps away from renju forbidden points while it can)."""
@@ -517,8 +523,9 @@ class Session:
         return answer
 
     def _launch(self, work: Work, fallback: Answer, legal: Set[Point], limits: Limits, command: Command) -> None:
-        budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, len(self._game().stones()))
-        self.thinker.launch(work, fallback, legal, budget.hard_ms, command.received)
+        budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, len(self._game().stones()),
+                                limits.margin_ms)
+        self.thinker.launch(work, fallback, legal, budget, command.received)
 
     def _report_iteration(self, job: Job, info: SearchInfo) -> None:
         """An iteration finished (worker thread): one MESSAGE line with show_detail 2 or 3."""
@@ -532,6 +539,7 @@ class Session:
         if job is not None and answer is not None:
             self._print(answer)
             self._account(job.received)
+            self.latency.observe((time.monotonic() - job.hard_at) * 1000)
 
     def _finish(self, job: Job, outcome: object) -> None:
         """The worker is done: settle the position and answer, unless the watchdog already has."""
@@ -547,6 +555,7 @@ class Session:
         if problem:
             answer.chatter = [f"MESSAGE {problem}: playing {answer.reply or 'the fallback'} instead"] + answer.chatter
         self._apply(answer, job.received)
+        self.latency.observe((time.monotonic() - job.hard_at) * 1000)
 
     def _problem(self, answer: Answer, legal: Set[Point]) -> str:
         """Why an answer cannot be played ('' when it can): moves must be distinct and on free points."""

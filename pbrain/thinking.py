@@ -12,12 +12,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Set, Tuple
 
+from pbrain import params
 from pbrain.engine import Point, SearchInfo
+from pbrain.timeman import Budget
 
-STOP_GRACE_MS = 50
-"""The watchdog sets the stop flag this long after the engine's own hard deadline."""
 ANSWER_GRACE_MS = 500
-"""...and answers with the best move known this long after it (managers allow 1000 ms over the limit)."""
+"""With no limit from the manager, the watchdog answers this long after the engine's hard deadline."""
 
 Stone = Tuple[int, int, int]
 
@@ -50,6 +50,8 @@ class Job:
     """The points free when thinking started."""
     received: float
     """time.monotonic() when the command arrived."""
+    hard_at: float
+    """time.monotonic() of the engine's own hard deadline."""
     stop_at: float
     answer_at: float
     stop: threading.Event = field(default_factory=threading.Event)
@@ -68,11 +70,16 @@ class Thinker:
         self.on_info = on_info
         self.job: Optional[Job] = None
 
-    def launch(self, work: Work, fallback: Answer, legal: Set[Point], hard_ms: float, received: float) -> None:
-        """Start `work`; the watchdog acts `hard_ms` (the engine's own hard deadline) plus its graces from now."""
+    def launch(self, work: Work, fallback: Answer, legal: Set[Point], budget: Budget, received: float) -> None:
+        """Start `work` under `budget` (counted from now). The watchdog sets the stop flag just after the engine's
+        own hard deadline and, as a last resort, answers for it just before the manager's limit."""
         now = time.monotonic()
-        self.job = Job(work, fallback, legal, received, now + (hard_ms + STOP_GRACE_MS) / 1000,
-                       now + (hard_ms + ANSWER_GRACE_MS) / 1000)
+        stop_at = now + (budget.hard_ms + params.WATCHDOG_STOP_GRACE_MS) / 1000
+        if budget.limit_ms is None:
+            answer_at = now + (budget.hard_ms + ANSWER_GRACE_MS) / 1000
+        else:
+            answer_at = now + max(0.0, budget.limit_ms - params.WATCHDOG_ANSWER_MARGIN_MS) / 1000
+        self.job = Job(work, fallback, legal, received, now + budget.hard_ms / 1000, stop_at, answer_at)
         threading.Thread(target=self._run, args=(self.job,), name="pentad-search", daemon=True).start()
 
     def _run(self, job: Job) -> None:

@@ -19,15 +19,19 @@ cdef class ThreatSolver:
     cdef readonly int win_threats
     cdef unsigned long long[::1] tt_keys
     cdef int[::1] tt_depth
+    cdef unsigned long long[::1] win_keys
+    cdef int[::1] win_moves
     cdef readonly long nodes
     cdef long node_limit
     cdef double deadline
+    cdef public object stop
     cdef unsigned long long black_key, white_key
 
     @cython.locals(i=int)
     cpdef void clear(self)
     cpdef list winning_line(self)
     cpdef bint vcf(self, int max_fours, long max_nodes, double deadline=*)
+    cdef bint _interrupted(self) noexcept
     cdef unsigned long long _key(self) noexcept
     @cython.locals(slot=int)
     cdef bint _refuted(self, int table, unsigned long long key, int depth) noexcept
@@ -37,9 +41,11 @@ cdef class ThreatSolver:
     cdef bint _vcf(self, int depth, int ply) noexcept
     @cython.locals(won=bint)
     @cython.locals(threats=int)
-    cpdef bint vct(self, int max_threats, long max_nodes, double deadline=*)
-    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, four=int, key="unsigned long long", i=int, move=int, won=bint)
+    cpdef bint vct(self, int max_threats, long max_nodes, double deadline=*, int first_threats=*)
+    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, four=int, key="unsigned long long", i=int, move=int, won=bint, slot=int)
     cdef bint _attack(self, int depth, int ply) noexcept
+    @cython.locals(slot=int, i=int)
+    cdef void _win_first(self, unsigned long long key, int base, int n) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, block=int, won=bint, base=int, n=int, i=int, move=int, counter=int)
     cdef bint _defend(self, int depth, int ply) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int, cls=int)

@@ -41,17 +41,26 @@ class ThreatSolver:
         # Refuted positions: VCF entries in the first half, VCT entries (table VCT_TABLE) in the second.
         self.tt_keys = array("Q", [0]) * (2 << TT_BITS)
         self.tt_depth = array("i", [0]) * (2 << TT_BITS)
+        # Proven VCT attack nodes and the move that won there: tried first when the position comes again (the
+        # next move's re-proof follows the old proof instead of searching it anew).
+        self.win_keys = array("Q", [0]) * (1 << TT_BITS)
+        self.win_moves = array("i", [0]) * (1 << TT_BITS)
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
         self.black_key = _SIDE_KEY[1]
         self.white_key = _SIDE_KEY[2]
+        self.stop = None
+        """Anything with is_set() (the searcher's stop flag), looked at with the deadline every 1024 nodes."""
 
     def clear(self) -> None:
         """Forget refuted positions (their keys may belong to another game)."""
         for i in range(2 << TT_BITS):
             self.tt_keys[i] = 0
             self.tt_depth[i] = 0
+        for i in range(1 << TT_BITS):
+            self.win_keys[i] = 0
+            self.win_moves[i] = 0
 
     def winning_line(self) -> list:
         """Cells of the last proven win, attacker's and defender's moves alternating."""
@@ -67,6 +76,12 @@ class ThreatSolver:
         self.deadline = deadline
         self.line_length = 0
         return self._vcf(max_fours, 0)
+
+    def _interrupted(self) -> bool:
+        """Is the deadline (when one is set) past, or the stop flag set?"""
+        if self.deadline > 0.0 and time.perf_counter() >= self.deadline:
+            return True
+        return self.stop is not None and self.stop.is_set()
 
     def _key(self) -> int:
         board = self.board
@@ -94,7 +109,7 @@ class ThreatSolver:
             self.line_length = ply + 1
             self.win_plies = ply + 1
             return True
-        if (self.nodes & 1023) == 0 and self.deadline > 0.0 and time.perf_counter() >= self.deadline:
+        if (self.nodes & 1023) == 0 and self._interrupted():
             self.node_limit = 0
         if self.nodes > self.node_limit or depth <= 0 or ply + 2 >= MAX_THREAT_PLY:
             return False
@@ -150,18 +165,19 @@ class ThreatSolver:
         return False
 
     # --- VCT ----------------------------------------------------------------------------------------------------
-    def vct(self, max_threats: int, max_nodes: int, deadline: float = 0.0) -> bool:
+    def vct(self, max_threats: int, max_nodes: int, deadline: float = 0.0, first_threats: int = 2) -> bool:
         """Does the side to move win by continuous threats: fours and open threes, at most `max_threats` of its
         own moves, every defence tried (blocks of the three, counter-fours, a counter-VCF)? On True the first
         move is winning_line()[0]; the rest of the line is one defence per threat. Deepens by two threats at a
         time (2, 4, .. max_threats) within one node budget: a deep horizon first would spend the budget in long
-        lines before trying the short ones. win_threats is the horizon that found the win."""
+        lines before trying the short ones; `first_threats` is the first horizon (a re-proof starts near the old
+        proof's). win_threats is the horizon that found the win."""
         self.nodes = 0
         self.node_limit = max_nodes
         self.deadline = deadline
         self.win_plies = 0
         self.win_threats = 0
-        threats = 2 if max_threats > 2 else max_threats
+        threats = min(max(1, first_threats), max_threats)
         while True:
             self.line_length = 0
             if self._attack(threats, 0):
@@ -184,7 +200,7 @@ class ThreatSolver:
             self.line[ply] = gen.any_five_point(me)
             self.line_length = ply + 1
             return True
-        if (self.nodes & 1023) == 0 and self.deadline > 0.0 and time.perf_counter() >= self.deadline:
+        if (self.nodes & 1023) == 0 and self._interrupted():
             self.node_limit = 0
         if self.nodes > self.node_limit or ply + 4 >= MAX_THREAT_PLY:
             return False
@@ -214,6 +230,7 @@ class ThreatSolver:
         key = self._key()
         if self._refuted(VCT_TABLE, key, depth):
             return False
+        self._win_first(key, base, n)
         for i in range(n):
             move = gen.moves[base + i]
             board.make(move)
@@ -221,10 +238,25 @@ class ThreatSolver:
             board.unmake()
             if won:
                 self.line[ply] = move
+                slot = key & ((1 << TT_BITS) - 1)
+                self.win_keys[slot] = key
+                self.win_moves[slot] = move
                 return True
         if self.nodes <= self.node_limit:
             self._store_refuted(VCT_TABLE, key, depth)
         return False
+
+    def _win_first(self, key: int, base: int, n: int) -> None:
+        """Move the move that won this position before (if it is among the n at `base`) to the front."""
+        slot = key & ((1 << TT_BITS) - 1)
+        if self.win_keys[slot] != key:
+            return
+        gen = self.gen
+        for i in range(1, n):
+            if gen.moves[base + i] == self.win_moves[slot]:
+                gen.moves[base + i] = gen.moves[base]
+                gen.moves[base] = self.win_moves[slot]
+                return
 
     def _defend(self, depth: int, ply: int) -> bool:
         """VCT, defender to move after the attacker's threat: True when every defence still loses."""
@@ -251,7 +283,7 @@ class ThreatSolver:
             if won:
                 self.line[ply] = block
             return won
-        if self.nodes > self.node_limit or board.p4count[16 * (opp - 1) + P4_FLEX4] == 0:
+        if self.nodes > self.node_limit or not gen.has_flex4(opp):
             return False  # out of budget, or the move was no threat after all
         if self._vcf(VCF_INSIDE_VCT, ply):
             return False  # the defender has a winning counter-attack

@@ -8,6 +8,7 @@ import pytest
 
 from pbrain import params
 from pbrain.engine import Engine, Limits
+from pbrain.movegen import MoveGen
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.threats import ThreatSolver
 from tests.reference import check_vcf_line
@@ -153,3 +154,45 @@ def test_full_board_and_tiny_boards() -> None:
     else:
         assert engine.board.is_full()
         assert engine.think(Limits(max_nodes=10)).move is None
+
+
+FORBIDDEN_FOURS_BLACK = [(8, 7), (10, 7), (11, 7), (9, 8), (9, 9), (8, 6), (7, 5),
+                         (3, 11), (5, 11), (6, 11), (4, 12), (4, 13), (3, 10), (2, 9)]
+FORBIDDEN_FOURS_WHITE = [(8, 9), (3, 13), (11, 10), (8, 5), (7, 6), (5, 13), (3, 9), (12, 6), (11, 6), (2, 10),
+                         (12, 8), (10, 10), (10, 5)]
+
+
+def test_renju_a_forbidden_open_four_point_is_no_threat() -> None:
+    """Black's only open-four points, (9,7) and (4,11), are four-three-threes: forbidden. White, to move, is not
+    lost for failing to stop both with one stone (it was, when every black FLEX4 cell counted as a threat)."""
+    engine = Engine(15, 15, Rule.RENJU, memory_bytes=64 << 20)
+    engine.set_position([(x, y, BLACK) for x, y in FORBIDDEN_FOURS_BLACK] +
+                        [(x, y, WHITE) for x, y in FORBIDDEN_FOURS_WHITE], WHITE)
+    board = engine.board
+    open_fours = [board.xy(c) for c in board.candidates() if board.pattern4(c, BLACK) == 12]
+    assert sorted(open_fours) == [(4, 11), (9, 7)] and all(engine.is_forbidden(*p) for p in open_fours)
+    result = engine.think(Limits(max_depth=4))
+    assert abs(result.score) < params.WIN_THRESHOLD
+
+
+def test_renju_no_defence_is_generated_against_a_forbidden_open_four_point() -> None:
+    """Black's open three (8,7) _ (10,7) (11,7) can only become an open four at (9,7), a four-three-three: white
+    is not asked to defend against it (before, the three blocks of that point were white's only moves)."""
+    engine = Engine(15, 15, Rule.RENJU, memory_bytes=64 << 20)
+    engine.set_position([(x, y, BLACK) for x, y in FORBIDDEN_FOURS_BLACK[:7]], WHITE)
+    board = engine.board
+    assert board.pattern4(board.index(9, 7), BLACK) == 12 and engine.is_forbidden(9, 7)
+    gen = MoveGen(board, 2)
+    assert not gen.has_flex4(BLACK) and gen.has_flex4(WHITE) is False
+    assert gen.gen_defences(0, WHITE) == 0
+
+
+def test_a_rule_change_forgets_what_the_search_learnt() -> None:
+    """The hash keys do not include the rule: after INFO rule, a search must be the one a fresh engine makes."""
+    moves = [(7, 7), (8, 8), (7, 8), (6, 6), (7, 9), (7, 6)]
+    engine = engine_with(moves)
+    engine.think(Limits(max_depth=5))
+    engine.set_rule(Rule.STANDARD)
+    after_change = engine.think(Limits(max_depth=5))
+    fresh = engine_with(moves, Rule.STANDARD).think(Limits(max_depth=5))
+    assert (after_change.nodes, after_change.move, after_change.score) == (fresh.nodes, fresh.move, fresh.score)
