@@ -47,7 +47,14 @@ ROOT_VCT_THREATS = 8
 """Budget of the VCT search before the main search starts (iterative deepening by 2 threats up to the limit)."""
 DEFENCE_VCF_NODES = 4000
 DEFENCE_VCT_NODES = 3000
-"""Budgets of each probe that decides whether a root move stops the opponent's VCF / VCT."""
+"""Budgets of each probe that decides whether a root move stops the opponent's VCF / VCT (the VCT one: first pass)."""
+VERIFY_NODES = 150000
+VERIFY_SHARE = 0.9
+"""When the opponent has a threat, each new best move of the main search is probed with this many nodes (ending by
+this share of the hard time): a move after which the opponent wins is taken out and the depth searched again."""
+DEFENCE_PROBE_GROWTH = 4
+DEFENCE_PROBE_MAX_NODES = 200000
+"""Each further pass of the VCT probes over the moves still standing has this many times the budget, up to this."""
 
 # --- Memory -----------------------------------------------------------------------------------------------------
 PROCESS_BASELINE_BYTES = 36 * 1024 * 1024
@@ -86,9 +93,11 @@ ITERATION_GROWTH_DEFAULT = 3.0
 iteration's time is predicted."""
 ROOT_VCF_SHARE = 0.1
 ROOT_VCT_SHARE = 0.2
-ROOT_DEFENCE_SHARE = 0.35
-"""Deadlines of the root threat phases as shares of the soft time (own VCF, own VCT, the defence filter: each
-ends by its share counted from the start); the main search has the rest."""
+ROOT_THREAT_SHARE = 0.3
+ROOT_DEFENCE_SHARE = 0.45
+"""Deadlines of the root threat phases as shares of the soft time (own VCF, own VCT, the opponent's VCF / VCT were
+it to move, the defence filter's probe of each move: each ends by its share counted from the start); the main
+search has the rest."""
 CONVERT_SHARE = 0.7
 """When the last move was a proven win, the share of the hard time (and of a node limit) the re-proof may use."""
 WATCHDOG_STOP_GRACE_MS = 10

@@ -35,9 +35,11 @@ cdef class Searcher:
     cdef object stop
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int root_vcf_nodes, root_vcf_fours, sorted_prefix, root_vct_nodes, root_vct_threats
-    cdef public int defence_vcf_nodes, defence_vct_nodes
+    cdef public int defence_vcf_nodes, defence_vct_nodes, defence_probe_max, verify_nodes
+    cdef bint threatened
     cdef int[::1] root_moves
-    cdef int root_count, root_score, proof_count, proof_threats
+    cdef readonly int root_count
+    cdef int root_score, proof_count, proof_threats
     cdef unsigned long long proof_key
     cdef int vct_threats, vcf_fours
     cdef int instant_score
@@ -48,16 +50,20 @@ cdef class Searcher:
     @cython.locals(i=long)
     cpdef void clear(self)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
-    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
+    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, verified=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
+    @cython.locals(n=int, i=int)
+    cdef bint _exclude_root(self, int move)
+    @cython.locals(best=int, i=int)
+    cdef int _best_ordered_root(self)
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)
     cdef void _remember_proof(self, int move, int threats)
     @cython.locals(found=bint, last=int)
     cdef bint _continues_proof(self)
     @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
     cdef int _instant_answer(self) noexcept
-    @cython.locals(me=int, threatened=bint, n=int, kept=int, survivors=int, i=int, move=int, probe_vcf=long, probe_vct=long, horizon=int)
-    cdef void _restrict_to_defences(self, double deadline, long node_budget_end)
+    @cython.locals(me=int, threatened=bint, n=int, kept=int, survivors=int, i=int, move=int, probe_vcf=long, probe_vct=long, horizon=int, budget=long)
+    cdef void _restrict_to_defences(self, double threat_deadline, double deadline, long threat_nodes, long node_budget_end)
     @cython.locals(refuted=bint)
     cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)
     cdef void _check_limits(self)

@@ -79,6 +79,9 @@ class Searcher:
         self.root_vct_threats = params.ROOT_VCT_THREATS
         self.defence_vcf_nodes = params.DEFENCE_VCF_NODES
         self.defence_vct_nodes = params.DEFENCE_VCT_NODES
+        self.defence_probe_max = params.DEFENCE_PROBE_MAX_NODES
+        self.verify_nodes = params.VERIFY_NODES
+        self.threatened = False
         self.root_count = 0
         self.root_score = 0
         self.next_check = 0
@@ -151,6 +154,7 @@ class Searcher:
         if instant >= 0:
             return instant, self.instant_score, 0, self.nodes, [instant]
         self.root_count = 0
+        self.threatened = False
         # A depth limit is a horizon for everything: at most max_depth attacking moves in any threat search.
         self.vcf_fours = min(self.root_vcf_fours, max_depth)
         self.vct_threats = min(self.root_vct_threats, max_depth)
@@ -188,11 +192,16 @@ class Searcher:
                     return line[0], WIN - 2 * threats.win_threats - 1, 0, self.nodes, [line[0]]
                 self._check_limits()
             if not self.aborted:
-                self._restrict_to_defences(self.started + soft_s * params.ROOT_DEFENCE_SHARE,
+                self._restrict_to_defences(self.started + soft_s * params.ROOT_THREAT_SHARE,
+                                           self.started + soft_s * params.ROOT_DEFENCE_SHARE,
+                                           min(self.root_vct_nodes, self.node_limit // 5),
                                            self.nodes + self.node_limit // 5)
         iteration_started = time.perf_counter()
         last_iteration_ms = 0.0
-        for depth in range(1, max_depth + 1):
+        verified = -1
+        depth = 0
+        while depth < max_depth:
+            depth += 1
             self.pv_len[0] = 0
             if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
                 window = self.aspiration
@@ -212,7 +221,9 @@ class Searcher:
             else:
                 score = self._pvs(-INF, INF, depth, 0)
             if self.aborted:
-                if self.pv_len[0] > 0:  # a root move completed at this depth and beat the others so far
+                if self.pv_len[0] > 0 and (not self.threatened or self.pv[0] == verified):
+                    # a root move completed at this depth and beat the others so far (unverified moves under a
+                    # threat are not trusted)
                     best_move = self.pv[0]
                     best_score = self.root_score
                     best_pv = [self.pv[i] for i in range(self.pv_len[0])]
@@ -225,6 +236,16 @@ class Searcher:
             best_score = score
             done_depth = depth
             best_pv = [self.pv[i] for i in range(self.pv_len[0])]
+            if self.threatened and best_move != verified and abs(score) < WIN_THRESHOLD:
+                # The opponent has a threat: probe the chosen move deeply, and if it loses, search without it.
+                verified = best_move
+                if self._loses_after(best_move, self.vcf_fours, self.vct_threats, self.verify_nodes,
+                                     self.started + self.hard_s * params.VERIFY_SHARE, self.node_limit) and \
+                        self._exclude_root(best_move):
+                    best_move = self._best_ordered_root()
+                    best_pv = [best_move]
+                    depth -= 1
+                    continue
             if on_iteration is not None:
                 on_iteration(depth, score, self.nodes, best_pv)
             if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
@@ -250,6 +271,33 @@ class Searcher:
                 best_move = self.gen.moves[0]
                 best_pv = [best_move]
         return best_move, best_score, done_depth, self.nodes, best_pv
+
+    def _exclude_root(self, move: int) -> bool:
+        """Take `move` out of the root moves (all legal moves when the root was not restricted); False, and
+        nothing changed, when it is the last one."""
+        gen = self.gen
+        if self.root_count == 0:
+            n = gen.gen_all(0, self.board.side)
+            for i in range(n):
+                self.root_moves[i] = gen.moves[i]
+            self.root_count = n
+        if self.root_count <= 1:
+            return False
+        for i in range(self.root_count):
+            if self.root_moves[i] == move:
+                self.root_count -= 1
+                self.root_moves[i] = self.root_moves[self.root_count]
+                return True
+        return False
+
+    def _best_ordered_root(self) -> int:
+        """The root move with the best static ordering score (a stand-in until the search says better)."""
+        best = self.root_moves[0]
+        for i in range(1, self.root_count):
+            if self.gen.order_score(self.root_moves[i], self.board.side) > self.gen.order_score(best,
+                                                                                               self.board.side):
+                best = self.root_moves[i]
+        return best
 
     def _growth(self, iteration_ms: float, last_iteration_ms: float) -> float:
         """Predicted ratio of the next iteration's time to `iteration_ms`: the last ratio, within bounds."""
@@ -280,12 +328,15 @@ class Searcher:
         self.proof_count = -1
         return found
 
-    def _restrict_to_defences(self, deadline: float, node_budget_end: int) -> None:
-        """If the opponent would win by VCF (or else by VCT) were it to move, keep only the root moves after which
-        it provably cannot: first the moves that stop its VCF, then among those the ones that stop its VCT too,
-        so the main search chooses among real defences. When every move loses to the full threat, the horizon is
-        halved until some moves survive: they at least postpone the loss. Moves not examined before `deadline`
-        or before the node count reaches `node_budget_end` stay in."""
+    def _restrict_to_defences(self, threat_deadline: float, deadline: float, threat_nodes: int,
+                              node_budget_end: int) -> None:
+        """If the opponent would win by VCF (or else by VCT) were it to move (looked for with `threat_nodes` until
+        `threat_deadline`), keep only the root moves after which it provably cannot: first the moves that stop its
+        VCF, then among those the ones that stop its VCT too, so the main search chooses among real defences.
+        The probe after each move is small, but it follows the threat's proof (the solver's table of winning
+        moves), so a move that changes nothing is refuted cheaply. When every move loses to the full threat, the
+        horizon is halved until some moves survive: they at least postpone the loss. Moves not examined before
+        `deadline` or before the node count reaches `node_budget_end` stay in."""
         board = self.board
         gen = self.gen
         threats = self.threats
@@ -293,13 +344,14 @@ class Searcher:
         board.set_side(3 - me)
         probe_vcf = min(self.defence_vcf_nodes, (node_budget_end - self.nodes) // 8)
         probe_vct = min(self.defence_vct_nodes, (node_budget_end - self.nodes) // 8)
-        threatened = threats.vcf(self.vcf_fours, probe_vcf, deadline)
+        threatened = threats.vcf(self.vcf_fours, max(probe_vcf, threat_nodes), threat_deadline)
         self.nodes += threats.nodes
         if not threatened:
-            threatened = threats.vct(self.vct_threats, probe_vct, deadline)
+            threatened = threats.vct(self.vct_threats, max(probe_vct, threat_nodes), threat_deadline)
             self.nodes += threats.nodes
         board.set_side(me)
         self._check_limits()
+        self.threatened = threatened
         if not threatened or self.aborted:
             return
         n = gen.gen_all(0, me)
@@ -315,20 +367,33 @@ class Searcher:
         if survivors == 0:
             return
         self.root_count = survivors
+        # Of those, the moves that stop the VCT too: a pass over the survivors with a small probe each, then
+        # passes with DEFENCE_PROBE_GROWTH times the budget over the moves still standing, while time is left
+        # (a wrong move is often refuted only by a deeper probe). A pass that refutes every move keeps the last
+        # pass's survivors, except the first, which halves the horizon instead: those moves at least postpone the
+        # loss. gen.moves[0..] is free scratch now.
         horizon = self.vct_threats
-        while horizon >= 1:  # of those, the moves that stop the VCT too (gen.moves[0..] is free scratch now)
+        budget = probe_vct
+        while horizon >= 1 and time.perf_counter() < deadline and not self.aborted:
             kept = 0
-            for i in range(survivors):
+            for i in range(self.root_count):
                 move = self.root_moves[i]
-                if not self._loses_after(move, 0, horizon, probe_vct, deadline, node_budget_end):
+                if not self._loses_after(move, 0, horizon, budget, deadline, node_budget_end):
                     gen.moves[kept] = move
                     kept += 1
-            if kept > 0:
-                for i in range(kept):
-                    self.root_moves[i] = gen.moves[i]
-                self.root_count = kept
+            if kept == 0:
+                if budget > probe_vct:
+                    return
+                horizon //= 2
+                continue
+            for i in range(kept):
+                self.root_moves[i] = gen.moves[i]
+            if kept == self.root_count and budget > probe_vct:
+                return  # a deeper probe refuted nothing more
+            self.root_count = kept
+            if kept == 1 or budget >= self.defence_probe_max:
                 return
-            horizon //= 2
+            budget *= params.DEFENCE_PROBE_GROWTH
 
     def _loses_after(self, move: int, vcf_fours: int, vct_threats: int, probe_nodes: int, deadline: float,
                      node_budget_end: int) -> bool:
