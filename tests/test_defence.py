@@ -1,0 +1,33 @@
+"""Must-defend positions from real games: Pentad (4948cb9) lost each of them with one move, though a move that
+holds existed (Rapfi, at 2 s, found no forced win against its `holding` move and a forced win after `losing`).
+The engine must not play a move that its own threat search proves losing: the data check below proves it."""
+from __future__ import annotations
+
+import pytest
+
+from pbrain.engine import Engine, Limits
+from pbrain.threats import ThreatSolver
+from tests.tactics import load
+
+MUST_DEFEND = load("must_defend.json")
+THINK = Limits(max_nodes=1_000_000)
+"""About 1 s of thinking on this project's machine (the gauntlets' time control)."""
+
+
+def engine_of(item: dict) -> Engine:
+    engine = Engine(item["size"], item["size"], memory_bytes=64 << 20)
+    for move in item["moves"]:
+        engine.play(*move)
+    return engine
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("item", MUST_DEFEND, ids=[p["id"] for p in MUST_DEFEND])
+def test_the_engine_does_not_play_the_losing_move(item: dict) -> None:
+    engine = engine_of(item)
+    losing = tuple(item["losing"])
+    engine.play(*losing)
+    assert ThreatSolver(engine.board).vct(8, 1_000_000), "data: the losing move is proven losing"
+    engine.undo()
+    result = engine.think(THINK)
+    assert result.move != losing
