@@ -103,4 +103,6 @@ CONVERT_SHARE = 0.7
 WATCHDOG_STOP_GRACE_MS = 10
 """The watchdog sets the stop flag this long after the engine's own hard deadline ..."""
 WATCHDOG_ANSWER_MARGIN_MS = 10
-"""... and answers for it this long before the manager's limit."""
+"""... and answers for it this long before the manager's limit ..."""
+WATCHDOG_UNLIMITED_GRACE_MS = 500
+"""... or, when the manager sets no limit, this long after the engine's hard deadline."""

@@ -16,9 +16,6 @@ from pbrain import params
 from pbrain.engine import Point, SearchInfo
 from pbrain.timeman import Budget
 
-ANSWER_GRACE_MS = 500
-"""With no limit from the manager, the watchdog answers this long after the engine's hard deadline."""
-
 Stone = Tuple[int, int, int]
 
 
@@ -76,7 +73,7 @@ class Thinker:
         now = time.monotonic()
         stop_at = now + (budget.hard_ms + params.WATCHDOG_STOP_GRACE_MS) / 1000
         if budget.limit_ms is None:
-            answer_at = now + (budget.hard_ms + ANSWER_GRACE_MS) / 1000
+            answer_at = now + (budget.hard_ms + params.WATCHDOG_UNLIMITED_GRACE_MS) / 1000
         else:
             answer_at = now + max(0.0, budget.limit_ms - params.WATCHDOG_ANSWER_MARGIN_MS) / 1000
         self.job = Job(work, fallback, legal, received, now + budget.hard_ms / 1000, stop_at, answer_at)
