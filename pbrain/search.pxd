@@ -54,7 +54,7 @@ cdef class Searcher:
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
     @cython.locals(n=int, i=int)
     cdef bint _exclude_root(self, int move)
-    @cython.locals(best=int, i=int)
+    @cython.locals(best=int, best_score=int, score=int, i=int)
     cdef int _best_ordered_root(self)
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)
     cdef void _remember_proof(self, int move, int threats)

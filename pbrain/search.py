@@ -293,10 +293,12 @@ class Searcher:
     def _best_ordered_root(self) -> int:
         """The root move with the best static ordering score (a stand-in until the search says better)."""
         best = self.root_moves[0]
+        best_score = self.gen.order_score(best, self.board.side)
         for i in range(1, self.root_count):
-            if self.gen.order_score(self.root_moves[i], self.board.side) > self.gen.order_score(best,
-                                                                                               self.board.side):
+            score = self.gen.order_score(self.root_moves[i], self.board.side)
+            if score > best_score:
                 best = self.root_moves[i]
+                best_score = score
         return best
 
     def _growth(self, iteration_ms: float, last_iteration_ms: float) -> float:
@@ -333,10 +335,9 @@ class Searcher:
         """If the opponent would win by VCF (or else by VCT) were it to move (looked for with `threat_nodes` until
         `threat_deadline`), keep only the root moves after which it provably cannot: first the moves that stop its
         VCF, then among those the ones that stop its VCT too, so the main search chooses among real defences.
-        The probe after each move is small, but it follows the threat's proof (the solver's table of winning
-        moves), so a move that changes nothing is refuted cheaply. When every move loses to the full threat, the
-        horizon is halved until some moves survive: they at least postpone the loss. Moves not examined before
-        `deadline` or before the node count reaches `node_budget_end` stay in."""
+        The VCT probes run in passes of growing budget over the moves still standing. When every move loses to
+        the full threat, the horizon is halved until some moves survive: they at least postpone the loss. Moves
+        not examined before `deadline` or before the node count reaches `node_budget_end` stay in."""
         board = self.board
         gen = self.gen
         threats = self.threats
