@@ -9,23 +9,31 @@ cdef enum:
     WALL = 3
     PADDING = 5
     NEAR_OFFSETS = 32
-    CLASS_ENTRIES = 65536
     HALF_KEYS = 1024
     STATE_STRIDE = 3
-    COUNTERS = 32
+    COUNTERS = 36
+    EVAL_SUMS = 32
+    EVAL_SHIFT = 4
+    NUM_CODES = 2380
+    CODE_SHIFT = 8
     LOG_PER_PLY = 122
 
 # patterns.Pattern
 cdef enum:
     PAT_DEAD = 0
     PAT_OL = 1
-    PAT_F2 = 2
-    PAT_B3 = 3
-    PAT_F3 = 4
-    PAT_B4 = 5
-    PAT_F4 = 6
-    PAT_DF4 = 7
-    PAT_F5 = 8
+    PAT_B1 = 2
+    PAT_F1 = 3
+    PAT_B2 = 4
+    PAT_F2 = 5
+    PAT_F2A = 6
+    PAT_F2B = 7
+    PAT_B3 = 8
+    PAT_F3 = 9
+    PAT_B4 = 10
+    PAT_F4 = 11
+    PAT_DF4 = 12
+    PAT_F5 = 13
 
 # patterns.Pattern4 and the class-table entry layout
 cdef enum:
@@ -49,7 +57,7 @@ cdef enum:
 
 @cython.final
 cdef class Board:
-    cdef readonly int width, height, stride, ncells, rule, move_count, side
+    cdef readonly int width, height, stride, ncells, rule, move_count, side, tempo
     cdef readonly bint renju
     cdef readonly unsigned long long hash
     cdef int[::1] cells
@@ -67,7 +75,9 @@ cdef class Board:
     cdef int[::1] left_base
     cdef int[::1] right_class
     cdef unsigned char[::1] compact_table
-    cdef unsigned char[::1] class_table
+    cdef unsigned short[::1] code_table
+    cdef unsigned char[::1] code_class
+    cdef int[::1] cell_value
     cdef unsigned long long[::1] zobrist
     cdef int[::1] dir_offset
     cdef int[::1] shift_after
@@ -78,8 +88,10 @@ cdef class Board:
     cdef readonly int npoints
 
     cdef inline unsigned int _line_pattern(self, int key) noexcept
-    @cython.locals(index=int)
-    cdef inline int _class_of(self, unsigned int word, int ci) noexcept
+    @cython.locals(code=int)
+    cdef inline unsigned int _class_word(self, unsigned int word, int ci) noexcept
+    @cython.locals(base=int)
+    cdef inline void _add_value(self, int code, int ci, int sign) noexcept
     cdef void make(self, int cell) noexcept
     @cython.locals(ply=int, i=int)
     cdef void make_stone(self, int cell, int color) noexcept
@@ -92,7 +104,7 @@ cdef class Board:
     cdef void _remove_stone(self, int cell) noexcept
     @cython.locals(new="unsigned int", old="unsigned int", shift=int, word="unsigned int")
     cdef inline void _update_line(self, int n, int d) noexcept
-    @cython.locals(cls="unsigned int", slot=int, old="unsigned int")
+    @cython.locals(cls="unsigned int", slot=int, old="unsigned int", base=int, code=int)
     cdef inline void _update_class(self, int n, int ci, unsigned int word) noexcept
     @cython.locals(d=int, j=int, side=int, end=int, off=int, e=int, threes=int)
     cdef bint _double_three(self, int cell) noexcept
@@ -113,6 +125,7 @@ cdef class Board:
     cpdef bint is_win_move(self, int cell, int color)
     @cython.locals(entry=int)
     cpdef bint is_forbidden(self, int cell)
+    cpdef int pattern_code(self, int cell, int color) except -1
     cpdef int pattern(self, int cell, int color, int direction) except -1
     cpdef int pattern4(self, int cell, int color) except -1
     cpdef int count(self, int color, int pattern4) except -1
@@ -120,6 +133,9 @@ cdef class Board:
     cpdef list history(self)
     cpdef int line_key(self, int cell, int direction) except -1
     cpdef void set_side(self, int color) except *
+
+
+cdef inline unsigned int _pack(unsigned int word) noexcept
 
 
 @cython.locals(buffer="int[::1]", count=int, i=int, r=int)

@@ -4,7 +4,9 @@ Layout: a flat array with a border of PADDING wall cells, index = (y + PADDING) 
 scans never bounds-check. For every cell and direction a 20-bit line key (5 neighbours each side, 2 bits each) is
 kept up to date on every place and undo. For every empty cell the board also keeps the Pattern each colour would
 make on each direction and each colour's combined class (Pattern4 and the renju double-three flag), with
-per-colour counters of every class, so "can the opponent make five?" is one array read.
+per-colour counters of every class, so "can the opponent make five?" is one array read, and the running sums of
+the evaluation's cell values (patterns.cell_values, looked up by each cell's pattern code) for each colour, as the
+side to move and as the side that waits.
 
 Compiled by Cython (board.pxd has the C types); runs unchanged as plain Python.
 """
@@ -15,7 +17,7 @@ from array import array
 
 import cython
 
-from pbrain import patterns
+from pbrain import eval_weights, patterns
 from pbrain.rules import Rule
 
 if not cython.compiled:
@@ -23,7 +25,6 @@ if not cython.compiled:
 
     PADDING = patterns.HALF_LINE
     NEAR_OFFSETS = 32
-    CLASS_ENTRIES = 65536
     HALF_KEYS = patterns.HALF_KEYS
     # The C enums of board.pxd, for the interpreted core: PAT_<Pattern name> and P4_<Pattern4 name>.
     globals().update({f"PAT_{p.name}": int(p) for p in patterns.Pattern})
@@ -31,7 +32,11 @@ if not cython.compiled:
     P4_MASK = 15
     FLAG_DOUBLE_THREE = patterns.FLAG_DOUBLE_THREE
     STATE_STRIDE = 3
-    COUNTERS = 32
+    COUNTERS = 36
+    EVAL_SUMS = 32
+    EVAL_SHIFT = eval_weights.SHIFT
+    NUM_CODES = patterns.NUM_CODES
+    CODE_SHIFT = 8
     LOG_PER_PLY = 4 * 2 * PADDING * 3 + 2
 
 COMPILED = cython.compiled
@@ -58,9 +63,11 @@ class Board:
     """A W x H board under one rule, with incremental line patterns and threat classes for both colours.
 
     Per cell, `state` holds [packed patterns, black class, white class]. The packed word has a byte per direction
-    (black's Pattern in the low nibble, white's in the high one); a class is FLAG_DOUBLE_THREE | Pattern4. Only
+    (black's Pattern in the low nibble, white's in the high one); a class word is FLAG_DOUBLE_THREE | Pattern4, with
+    the colour's pattern code (patterns.code_table) above CODE_SHIFT. Only
     empty cells' state is kept current. Every change a move makes to it is logged, and unmake restores the log
-    and the saved counters instead of recomputing anything.
+    and the saved counters instead of recomputing anything. The counters: 16 class counts per colour, then the
+    evaluation sums at EVAL_SUMS + role * 2 + colour index (role 0: as the side to move, 1: as the side that waits).
     """
 
     def __init__(self, width: int, height: int = 0, rule: int = 0) -> None:
@@ -79,7 +86,10 @@ class Board:
         self.left_base = array("i", left_base.tobytes())
         self.right_class = array("i", right_class.tobytes())
         self.compact_table = array("B", compact.tobytes())
-        self.class_table = array("B", patterns.class_table(rule_enum).tobytes())
+        self.code_table = array("H", patterns.code_table())
+        self.code_class = patterns.code_classes(rule_enum)
+        self.cell_value = array("i", patterns.cell_values(rule_enum))
+        self.tempo = eval_weights.tempo(rule_enum.name.lower())
         self.dir_offset = array("i", [dy * self.stride + dx for dx, dy in DIRECTIONS])
         # shift_after[j]: bits, in the key of cell n, of the cell j steps after n; shift_before: j steps before.
         self.shift_after = array("i", [0] + [patterns.neighbour_shift(j) for j in range(1, PADDING + 1)])
@@ -121,10 +131,11 @@ class Board:
                 word |= self._line_pattern(self.keys[4 * cell + d]) << (8 * d)
             self.state[STATE_STRIDE * cell] = word
             for ci in range(2):
-                cls = self._class_of(word >> (4 * ci), ci)
+                cls = self._class_word(word >> (4 * ci), ci)
                 self.p4count[16 * ci] -= 1
                 self.p4count[16 * ci + (cls & P4_MASK)] += 1
                 self.state[STATE_STRIDE * cell + 1 + ci] = cls
+                self._add_value(cls >> CODE_SHIFT, ci, 1)
 
     def _scan_key(self, cell: int, d: int) -> int:
         """The line key of (cell, direction) read from the cells, not from the incremental state."""
@@ -139,10 +150,17 @@ class Board:
         """Both colours' Pattern byte for a line key (patterns.line_table, read through its compact form)."""
         return self.compact_table[self.left_base[key & (HALF_KEYS - 1)] + self.right_class[key >> (2 * PADDING)]]
 
-    def _class_of(self, word: int, ci: int) -> int:
-        """A colour's class from its four patterns (the low nibble of each byte of `word`)."""
-        index = (word & 0xF) | ((word >> 4) & 0xF0) | ((word >> 8) & 0xF00) | ((word >> 12) & 0xF000)
-        return self.class_table[CLASS_ENTRIES * ci + index]
+    def _class_word(self, word: int, ci: int) -> int:
+        """A colour's class word (class and pattern code) from its four patterns (the low nibble of each byte of
+        `word`)."""
+        code = self.code_table[_pack(word)]
+        return self.code_class[NUM_CODES * ci + code] | (code << CODE_SHIFT)
+
+    def _add_value(self, code: int, ci: int, sign: int) -> None:
+        """Add (sign 1) or take away (-1) a colour's evaluation values of a cell with pattern code `code`."""
+        base = 2 * NUM_CODES * ci + code
+        self.p4count[EVAL_SUMS + ci] += sign * self.cell_value[base]
+        self.p4count[EVAL_SUMS + 2 + ci] += sign * self.cell_value[base + NUM_CODES]
 
     # --- coordinates --------------------------------------------------------------------------------------------
     def index(self, x: int, y: int) -> int:
@@ -239,6 +257,7 @@ class Board:
         for ci in range(2):
             self._log(base + 1 + ci)
             self.p4count[16 * ci + (self.state[base + 1 + ci] & P4_MASK)] -= 1
+            self._add_value(self.state[base + 1 + ci] >> CODE_SHIFT, ci, -1)
         self.cells[cell] = color
         self.hash ^= self.zobrist[2 * cell + color - 1]
         for d in range(4):
@@ -293,8 +312,9 @@ class Board:
             self._update_class(n, 1, word >> 4)
 
     def _update_class(self, n: int, ci: int, word: int) -> None:
-        """Re-read one colour's class of cell n from its patterns (low nibbles of `word`); count the change."""
-        cls = self._class_of(word, ci)
+        """Re-read one colour's class word of cell n from its patterns (low nibbles of `word`); count the change in
+        the class counters and the evaluation sums."""
+        cls = self._class_word(word, ci)
         slot = STATE_STRIDE * n + 1 + ci
         old = self.state[slot]
         if cls == old:
@@ -302,6 +322,12 @@ class Board:
         self._log(slot)
         self.p4count[16 * ci + (old & P4_MASK)] -= 1
         self.p4count[16 * ci + (cls & P4_MASK)] += 1
+        base = 2 * NUM_CODES * ci
+        code = cls >> CODE_SHIFT
+        old >>= CODE_SHIFT
+        self.p4count[EVAL_SUMS + ci] += self.cell_value[base + code] - self.cell_value[base + old]
+        self.p4count[EVAL_SUMS + 2 + ci] += self.cell_value[base + NUM_CODES + code] - \
+            self.cell_value[base + NUM_CODES + old]
         self.state[slot] = cls
 
     # --- queries -----------------------------------------------------------------------------------------------
@@ -312,6 +338,12 @@ class Board:
     def class_at(self, cell: int, color: int) -> int:
         """Pattern4 of an empty cell for `color` (no checks)."""
         return self.state[STATE_STRIDE * cell + color] & P4_MASK
+
+    def pattern_code(self, cell: int, color: int) -> int:
+        """The pattern code (index into patterns.PATTERN_COMBOS) of an empty cell's four line patterns for `color`:
+        what the evaluation's table is indexed by."""
+        self._check_empty(cell)
+        return self.state[STATE_STRIDE * cell + color] >> CODE_SHIFT
 
     def pattern(self, cell: int, color: int, direction: int) -> int:
         """Pattern (patterns.Pattern value) that `color` would make on one direction by playing an empty cell."""
@@ -431,9 +463,12 @@ class Board:
         counts = [0] * COUNTERS
         for c in empties:
             for ci in range(2):
-                cls = self._class_of(words[c] >> (4 * ci), ci)
+                cls = self._class_word(words[c] >> (4 * ci), ci)
                 classes.append(cls)
                 counts[16 * ci + (cls & P4_MASK)] += 1
+                code = cls >> CODE_SHIFT
+                for role in range(2):
+                    counts[EVAL_SUMS + 2 * role + ci] += self.cell_value[(2 * ci + role) * NUM_CODES + code]
         h = 0
         for c in cells:
             if self.cells[c] in (BLACK, WHITE):
@@ -450,6 +485,11 @@ class Board:
             "side": self.side,
             "move_count": self.move_count,
         }
+
+
+def _pack(word: int) -> int:
+    """The class-table index of one colour's four patterns: the low nibble of each byte of `word`."""
+    return (word & 0xF) | ((word >> 4) & 0xF0) | ((word >> 8) & 0xF00) | ((word >> 12) & 0xF000)
 
 
 def place_undo_loop(board: Board, cells: list, rounds: int) -> int:

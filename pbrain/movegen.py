@@ -13,10 +13,9 @@ from pbrain import params
 from pbrain.board import Board
 
 if not cython.compiled:
-    from pbrain.board import BLACK, EMPTY  # noqa: F401
+    from pbrain.board import BLACK, EMPTY, PAT_B4  # noqa: F401
 
     MAX_MOVES = 1024
-    PAT_B4 = 5
     P4_FORBID = 1
     P4_BLOCK4 = 9
     P4_FLEX4 = 12

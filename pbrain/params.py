@@ -1,18 +1,11 @@
-"""Every tunable in one place: evaluation weights, search margins and time ratios. Data, not code."""
+"""Every tunable in one place but the evaluation's fitted weights (eval_weights.py): search margins, move ordering
+and time ratios. Data, not code."""
 from __future__ import annotations
 
 # --- Evaluation -------------------------------------------------------------------------------------------------
-# Value of an empty cell by its combined class, for the side to move and for the opponent (indexed by
-# patterns.Pattern4: NONE, FORBID, FLEX2, BLOCK3, FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X, BLOCK4,
-# BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE). The evaluation sums them over the empty cells from the board's class
-# counters. Fitted by logistic regression of self-play results on the class counts (texel tuning), rounded;
-# the side to move's FLEX4 / FIVE never reach the evaluation (the search scores them as wins).
-OWN_CLASS_VALUE = (0, 0, 4, 4, 7, 7, 21, 26, 40, 23, 35, 45, 150, 300)
-OPPONENT_CLASS_VALUE = (0, 0, 2, 2, 6, 9, 18, 30, 30, 23, 34, 52, 80, 300)
-TEMPO = 40
-"""Bonus for having the move; it also evens out the swing between odd and even search depths."""
+# The evaluation's weights are fitted data of their own: eval_weights.py (written by tuning/fit.py).
 
-# --- Move ordering (by Pattern4 index, as for OWN_CLASS_VALUE) -------------------------------------------------
+# --- Move ordering (by patterns.Pattern4 index) ---------------------------------------------------------------
 # A cell's ordering score = ORDER_OWN[its class for the mover] + ORDER_OPPONENT[its class for the opponent].
 ORDER_OWN = (0, 0, 20, 12, 40, 30, 70, 90, 400, 60, 110, 900, 3000, 20000)
 ORDER_OPPONENT = (0, 0, 10, 6, 20, 15, 35, 45, 250, 30, 55, 600, 2000, 10000)

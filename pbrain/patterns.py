@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
+from array import array
 
 try:
     import numpy as np
 except ImportError:  # the standalone brain ships the tables precomputed (tables.py) and leaves numpy out
     np = None  # type: ignore[assignment]
 
-from pbrain import params, tables
+from pbrain import eval_weights, tables
 from pbrain.rules import Rule
 
 HALF_LINE = 5
@@ -27,26 +29,42 @@ CENTER = HALF_LINE
 
 class Pattern(enum.IntEnum):
     """What playing a cell makes on one line, for one colour (diagrams: X = own stone, * = the cell, _ = empty,
-    | = edge or opponent). Only the distinctions a cell's threat class needs are kept."""
+    | = edge or opponent), weakest first. Each level is defined by what one more own stone on the line can make:
+    the threat classes read the levels from F2 up, the evaluation reads them all."""
 
     DEAD = 0
-    """nothing below: no F2 or better on this line (a lone stone, a blocked two, or no room for five)"""
+    """no room for five on this line, or nothing below"""
     OL = 1
     """X X * X X X: an overline that does not win (standard; renju black, where it is forbidden)"""
-    F2 = 2
-    """_ _ X * _ _: one move from an open three"""
-    B3 = 3
+    B1 = 2
+    """one move from a B2"""
+    F1 = 3
+    """_ _ _ * _ _ _: one move from an F2"""
+    B2 = 4
+    """| X * _ _ _: one move from a B3"""
+    F2 = 5
+    """_ _ X * _ _: one move from an open three (one way)"""
+    F2A = 6
+    """one move from an open three in two ways"""
+    F2B = 7
+    """one move from an open three in three or more ways"""
+    B3 = 8
     """| X X * _ _: one move from a closed four"""
-    F3 = 4
+    F3 = 9
     """_ X * _ X _: one move from an open (straight) four: a renju 'three'"""
-    B4 = 5
+    B4 = 10
     """| X X X * _: one way to a five"""
-    F4 = 6
+    F4 = 11
     """_ X X X * _: two ways to a five (an open four; outside renju black also X _ X * X _ X)"""
-    DF4 = 7
+    DF4 = 12
     """X _ X * X _ X: two separate fours on one line (renju black only: a double four)"""
-    F5 = 8
+    F5 = 13
     """X X * X X: a winning five"""
+
+
+NUM_PATTERNS = len(Pattern)
+FLEX2_PATTERNS = (Pattern.F2, Pattern.F2A, Pattern.F2B)
+"""The patterns a threat class counts as an F2."""
 
 
 class Pattern4(enum.IntEnum):
@@ -162,8 +180,17 @@ def _own_patterns(five_rule: str, double_four_apart: bool) -> np.ndarray:
     three = np.where(n_f4 > 0, Pattern.F3, np.where(n_b4 > 0, Pattern.B3, Pattern.DEAD))
     level = np.where(level > 0, level, three).astype(np.uint8)
 
-    two = np.where(count(level == Pattern.F3) > 0, Pattern.F2, Pattern.DEAD)
-    return np.where(level > 0, level, two).astype(np.uint8)
+    n_f3 = count(level == Pattern.F3)
+    two = np.where(n_f3 >= 3, Pattern.F2B, np.where(n_f3 == 2, Pattern.F2A, np.where(n_f3 == 1, Pattern.F2, 0)))
+    level = np.where(level > 0, level, two).astype(np.uint8)
+    # Below a two: each level is one move from the one above (the evaluation's vocabulary). A line with no room
+    # for five stays DEAD: no own stone makes anything of it.
+    flex2 = (level == Pattern.F2) | (level == Pattern.F2A) | (level == Pattern.F2B)
+    for reaches, pattern in ((level == Pattern.B3, Pattern.B2), (flex2, Pattern.F1), (None, Pattern.B1)):
+        if reaches is None:
+            reaches = level == Pattern.B2
+        level = np.where((level == 0) & (count(reaches) > 0), pattern, level).astype(np.uint8)
+    return level
 
 
 def _swap_colours(keys: np.ndarray) -> np.ndarray:
@@ -227,7 +254,7 @@ def _classify(counts: "dict[Pattern, np.ndarray]", renju_black: bool, overline_f
     df4 = counts[Pattern.DF4]
     f3 = counts[Pattern.F3]
     b3 = counts[Pattern.B3]
-    f2 = counts[Pattern.F2]
+    f2 = sum(counts[p] for p in FLEX2_PATTERNS)
     p4 = np.full(five.shape, Pattern4.NONE, np.int32)
 
     def assign(mask: np.ndarray, value: Pattern4) -> None:
@@ -273,3 +300,60 @@ def class_table(rule: Rule) -> np.ndarray:
         p4, flag = _classify(counts, renju_black, overline_forbidden=True)
         out.append((flag.astype(np.int32) << P4_BITS) | p4)
     return np.concatenate(out).astype(np.uint8)
+
+
+# --- Pattern codes: a cell's four line patterns as one small number (the evaluation's table index) -----------------
+PATTERN_COMBOS = tuple(itertools.combinations_with_replacement(range(NUM_PATTERNS), 4))
+"""Every multiset of four patterns (weakest first); a cell's pattern code is its index here."""
+NUM_CODES = len(PATTERN_COMBOS)
+CODE_ENTRIES = 1 << 16
+
+
+def pack(patterns4: "tuple[int, ...] | list[int]") -> int:
+    """The class-table index of four line patterns (4 bits each, direction 0 lowest)."""
+    return patterns4[0] | patterns4[1] << 4 | patterns4[2] << 8 | patterns4[3] << 12
+
+
+@functools.lru_cache(maxsize=None)
+def code_table() -> "array[int]":
+    """uint16[65536]: the pattern code of every class-table index (the order of the directions does not matter;
+    nibbles past the last pattern read as DEAD). The same for every rule. Read from the store when there is one."""
+    stored = tables.load(Rule.FREESTYLE)
+    if stored is not None:
+        return stored.code_table
+    index = {combo: i for i, combo in enumerate(PATTERN_COMBOS)}
+
+    def nibble(word: int, d: int) -> int:
+        p = (word >> (4 * d)) & 15
+        return p if p < NUM_PATTERNS else 0
+
+    return array("H", [index[tuple(sorted(nibble(w, d) for d in range(4)))] for w in range(CODE_ENTRIES)])
+
+
+def code_classes(rule: Rule) -> "array[int]":
+    """uint8[2 x NUM_CODES]: per colour (black first) and pattern code, FLAG_DOUBLE_THREE | Pattern4 (the class
+    table read by code: a class depends only on which four patterns a cell has, not on their directions)."""
+    classes = class_table(rule)
+    return array("B", [int(classes[ci * CODE_ENTRIES + pack(combo)]) for ci in range(2) for combo in PATTERN_COMBOS])
+
+
+ROLES = ("mover", "waiter")
+"""The evaluation values a cell for the side to move and for the side that waits, separately."""
+
+
+def cell_values(rule: Rule) -> "array[int]":
+    """int32[2 colours x 2 roles x NUM_CODES]: the evaluation's value of an empty cell by its pattern code, at
+    [(colour index * 2 + role) * NUM_CODES + code], from the fitted weights of `rule` (eval_weights.py): the sum
+    of its four line patterns' weights and its threat class's weight."""
+    classes = code_classes(rule)
+    out = array("i", bytes(4 * 4 * NUM_CODES))
+    for ci, colour in enumerate(("black", "white")):
+        weights = eval_weights.for_rule(rule.name.lower(), colour)
+        for role_index, role in enumerate(ROLES):
+            line = weights["line"][role]
+            klass = weights["class"][role]
+            base = (ci * 2 + role_index) * NUM_CODES
+            for code, combo in enumerate(PATTERN_COMBOS):
+                cls = classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1)
+                out[base + code] = sum(line[p] for p in combo) + klass[cls]
+    return out

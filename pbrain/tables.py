@@ -19,8 +19,8 @@ from pbrain.rules import Rule
 
 FILE_NAME = "pattern-tables.bin"
 """The store's file name; it lives beside this module (in the bundle: sys._MEIPASS/pbrain/)."""
-MAGIC = b"PENTAD-TABLES-1\n"
-_PARTS = (("left_base", "i"), ("right_class", "i"), ("compact", "B"), ("class_table", "B"))
+MAGIC = b"PENTAD-TABLES-2\n"
+_PARTS = (("left_base", "i"), ("right_class", "i"), ("compact", "B"), ("class_table", "B"), ("code_table", "H"))
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class RuleTables:
     """uint8: both colours' Pattern byte by (left class, right class)."""
     class_table: "array[int]"
     """uint8[2 * 65536]: per colour and four packed patterns, FLAG_DOUBLE_THREE | Pattern4."""
+    code_table: "array[int]"
+    """uint16[65536]: the pattern code of four packed patterns (the same for every rule)."""
 
     def split(self) -> "Tuple[array[int], array[int], array[int]]":
         """(left_base, right_class, compact), the shape of patterns.split_line_table."""
@@ -56,7 +58,7 @@ def save(path: Path) -> int:
     for rule in Rule:
         left_base, right_class, compact = patterns.split_line_table(rule)
         arrays = {"left_base": left_base, "right_class": right_class, "compact": compact,
-                  "class_table": patterns.class_table(rule)}
+                  "class_table": patterns.class_table(rule), "code_table": patterns.code_table()}
         entry = {}
         for name, typecode in _PARTS:
             data = array(typecode, arrays[name].tobytes()).tobytes()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbrain import patterns
+from pbrain import eval_weights, patterns
 from pbrain.board import Board, BoardError
 from pbrain.patterns import Pattern, Pattern4
 from pbrain.rules import BLACK, WHITE, Rule
@@ -25,6 +25,7 @@ def test_pxd_constants_match_python_vocabulary() -> None:
     assert declared["PADDING"] == patterns.HALF_LINE
     assert declared["FLAG_DOUBLE_THREE"] == patterns.FLAG_DOUBLE_THREE
     assert declared["HALF_KEYS"] == patterns.HALF_KEYS
+    assert declared["NUM_CODES"] == patterns.NUM_CODES and declared["EVAL_SHIFT"] == eval_weights.SHIFT
     for p in Pattern:
         assert declared[f"PAT_{p.name}"] == p.value
     for p4 in Pattern4:
