@@ -1,0 +1,178 @@
+"""Fit the evaluation's weights to labelled positions and write them into pbrain/eval_weights.py.
+
+Texel-style logistic regression: the probability that the side to move wins is sigmoid(eval / K), with
+eval = w . x (positions.features). K is fitted first with the current weights, so the new weights stay in the
+search's units (its margins and windows are in those units); then w is fitted by Newton's method, with a ridge
+penalty that pulls every weight toward its current value (scaled by the data's curvature, so one strength serves
+all features). Weights the data cannot see (a side to move's five, which the search scores as a win; DEAD lines and
+NONE cells, the zero of the scale) keep their current values. Games, not positions, are split into training and
+validation sets; the validation loss before and after is printed.
+
+    python -m tuning.fit positions.npz                  # fit every rule in the file, write pbrain/eval_weights.py
+    python -m tuning.fit positions.npz --dry-run        # print, write nothing
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Dict, Optional, Sequence, Tuple
+
+import numpy as np
+
+from pbrain import eval_weights, patterns
+from pbrain.patterns import Pattern, Pattern4
+from tuning.positions import FEATURES
+
+WEIGHTS_FILE = Path(eval_weights.__file__)
+NUM_PATTERNS = len(Pattern)
+NUM_CLASSES = len(Pattern4)
+HALF = NUM_PATTERNS + NUM_CLASSES
+
+
+def weight_vector(weights: dict, tempo: int) -> np.ndarray:
+    """The weights of one rule (eval_weights' form) as a vector in FEATURES order."""
+    parts = []
+    for role in patterns.ROLES:
+        parts += list(weights["line"][role]) + list(weights["class"][role])
+    return np.array(parts + [tempo], dtype=float)
+
+
+def weights_of(vector: np.ndarray, source: str) -> dict:
+    """A vector in FEATURES order as one rule's entry of eval_weights.WEIGHTS (rounded to integers)."""
+    values = [int(round(v)) for v in vector]
+    entry: dict = {"line": {}, "class": {}}
+    for r, role in enumerate(patterns.ROLES):
+        start = r * HALF
+        entry["line"][role] = tuple(values[start:start + NUM_PATTERNS])
+        entry["class"][role] = tuple(values[start + NUM_PATTERNS:start + HALF])
+    entry["tempo"] = values[-1]
+    entry["source"] = source
+    return entry
+
+
+def fixed_columns() -> np.ndarray:
+    """Weights that are never fitted: DEAD lines and NONE cells (the zero point of each count)."""
+    fixed = np.zeros(len(FEATURES), bool)
+    for r in range(2):
+        fixed[r * HALF + Pattern.DEAD] = True
+        fixed[r * HALF + NUM_PATTERNS + Pattern4.NONE] = True
+    return fixed
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, scale: float) -> float:
+    """Mean cross-entropy of the results `y` against sigmoid(x . w / scale)."""
+    z = x @ w / scale
+    return float(np.mean(np.logaddexp(0.0, z) - y * z))
+
+
+def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """The K that makes sigmoid(eval / K) fit the results best with the weights `w` (golden-section on log K)."""
+    lo, hi = np.log(5.0), np.log(1e6)
+    ratio = (np.sqrt(5.0) - 1) / 2
+    for _ in range(60):
+        a = hi - ratio * (hi - lo)
+        b = lo + ratio * (hi - lo)
+        if log_loss(x, y, w, np.exp(a)) < log_loss(x, y, w, np.exp(b)):
+            hi = b
+        else:
+            lo = a
+    return float(np.exp((lo + hi) / 2))
+
+
+def fit_weights(x: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, ridge: float = 1e-3,
+                iterations: int = 30) -> np.ndarray:
+    """Newton's method on the penalised log loss, over the columns that vary in `x` and are not fixed_columns();
+    the others keep `prior`. Returns the fitted weights (floats, eval units)."""
+    free = ~fixed_columns() & (np.std(x, axis=0) > 0)
+    free[-1] = True  # tempo: a constant column, the intercept
+    xf = x[:, free]
+    w = prior.copy()
+    curvature = np.mean(xf * xf, axis=0) / (4 * scale * scale) + 1e-12
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ w) / scale))
+        gradient = xf.T @ (p - y) / (len(y) * scale) + ridge * curvature * (w[free] - prior[free])
+        hessian = (xf * (p * (1 - p))[:, None]).T @ xf / (len(y) * scale * scale) + np.diag(ridge * curvature)
+        step = np.linalg.solve(hessian, gradient)
+        w[free] -= step
+        if np.max(np.abs(step)) < 1e-3:
+            break
+    return w
+
+
+def split_by_game(games: np.ndarray, share: float = 0.1, seed: int = 1) -> Tuple[np.ndarray, np.ndarray]:
+    """Boolean masks (train, validation) that keep every game's positions on one side."""
+    rng = np.random.default_rng(seed)
+    ids = np.unique(games)
+    held = set(rng.choice(ids, size=max(1, int(len(ids) * share)), replace=False).tolist()) if len(ids) > 1 else set()
+    validation = np.array([g in held for g in games.tolist()], bool)
+    return ~validation, validation
+
+
+def _literal(value: object, indent: int) -> str:
+    """`value` (dicts of dicts, tuples of ints, strings, numbers) as Python source, one key a line."""
+    if isinstance(value, dict):
+        inner = " " * (indent + 4)
+        lines = [f"{inner}{json.dumps(key)}: {_literal(item, indent + 4)}," for key, item in value.items()]
+        return "{\n" + "\n".join(lines) + "\n" + " " * indent + "}"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return repr(value)
+
+
+def render(weights: Dict[str, dict]) -> str:
+    """The text of eval_weights.py with `weights` as its WEIGHTS."""
+    source = WEIGHTS_FILE.read_text()
+    start = source.index("WEIGHTS: Dict[str, dict] = ")
+    end = source.index("\n\n\ndef for_rule")
+    return source[:start] + "WEIGHTS: Dict[str, dict] = " + _literal(weights, 0) + source[end:]
+
+
+def fit_rule(x: np.ndarray, y: np.ndarray, games: np.ndarray, rule: str, ridge: float) -> Tuple[np.ndarray, dict]:
+    """Fit one rule's weights; returns (vector, report)."""
+    entry = eval_weights.WEIGHTS.get(rule, eval_weights.WEIGHTS["freestyle"])
+    prior = weight_vector(entry, eval_weights.tempo(rule))
+    train, valid = split_by_game(games)
+    scale = fit_scale(x[train], y[train], prior)
+    w = fit_weights(x[train], y[train], prior, scale, ridge)
+    report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
+              "train_loss": (log_loss(x[train], y[train], prior, scale), log_loss(x[train], y[train], w, scale))}
+    if valid.any():
+        report["validation_loss"] = (log_loss(x[valid], y[valid], prior, scale),
+                                     log_loss(x[valid], y[valid], w, scale))
+    return w, report
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line: positions in, eval_weights.py out."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("positions", type=Path, help=".npz from tuning.positions")
+    parser.add_argument("--ridge", type=float, default=1e-3, help="pull toward the current weights (default 1e-3)")
+    parser.add_argument("--min-positions", type=int, default=1000, help="rules with fewer positions are left alone")
+    parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
+    args = parser.parse_args(argv)
+    data = np.load(args.positions)
+    weights = dict(eval_weights.WEIGHTS)
+    for rule in sorted(set(data["rule"].tolist())):
+        mask = data["rule"] == rule
+        if mask.sum() < args.min_positions:
+            print(f"{rule}: {mask.sum()} positions, fewer than {args.min_positions}: left alone", file=sys.stderr)
+            continue
+        w, report = fit_rule(data["x"][mask], data["y"][mask], data["game"][mask], rule, args.ridge)
+        print(f"{rule}: {report}", file=sys.stderr)
+        source = (f"tuning.fit on {time.strftime('%Y-%m-%d')}: {report['positions']} positions from "
+                  f"{report['games']} games, K {report['scale']}")
+        weights[rule] = weights_of(w, source)
+        for name, old, new in zip(FEATURES, weight_vector(eval_weights.WEIGHTS.get(rule, weights["freestyle"]),
+                                                          eval_weights.tempo(rule)), w):
+            print(f"  {name:24} {old:7.0f} -> {new:8.1f}", file=sys.stderr)
+    if not args.dry_run:
+        WEIGHTS_FILE.write_text(render(weights))
+        print(f"wrote {WEIGHTS_FILE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
