@@ -104,7 +104,7 @@ cdef class Board:
     cdef void _remove_stone(self, int cell) noexcept
     @cython.locals(new="unsigned int", old="unsigned int", shift=int, word="unsigned int")
     cdef inline void _update_line(self, int n, int d) noexcept
-    @cython.locals(cls="unsigned int", slot=int, old="unsigned int", base=int, code=int)
+    @cython.locals(cls="unsigned int", slot=int, old="unsigned int")
     cdef inline void _update_class(self, int n, int ci, unsigned int word) noexcept
     @cython.locals(d=int, j=int, side=int, end=int, off=int, e=int, threes=int)
     cdef bint _double_three(self, int cell) noexcept

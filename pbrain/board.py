@@ -322,12 +322,8 @@ class Board:
         self._log(slot)
         self.p4count[16 * ci + (old & P4_MASK)] -= 1
         self.p4count[16 * ci + (cls & P4_MASK)] += 1
-        base = 2 * NUM_CODES * ci
-        code = cls >> CODE_SHIFT
-        old >>= CODE_SHIFT
-        self.p4count[EVAL_SUMS + ci] += self.cell_value[base + code] - self.cell_value[base + old]
-        self.p4count[EVAL_SUMS + 2 + ci] += self.cell_value[base + NUM_CODES + code] - \
-            self.cell_value[base + NUM_CODES + old]
+        self._add_value(old >> CODE_SHIFT, ci, -1)
+        self._add_value(cls >> CODE_SHIFT, ci, 1)
         self.state[slot] = cls
 
     # --- queries -----------------------------------------------------------------------------------------------
@@ -466,9 +462,9 @@ class Board:
                 cls = self._class_word(words[c] >> (4 * ci), ci)
                 classes.append(cls)
                 counts[16 * ci + (cls & P4_MASK)] += 1
-                code = cls >> CODE_SHIFT
-                for role in range(2):
-                    counts[EVAL_SUMS + 2 * role + ci] += self.cell_value[(2 * ci + role) * NUM_CODES + code]
+                value = 2 * NUM_CODES * ci + (cls >> CODE_SHIFT)
+                counts[EVAL_SUMS + ci] += self.cell_value[value]
+                counts[EVAL_SUMS + 2 + ci] += self.cell_value[value + NUM_CODES]
         h = 0
         for c in cells:
             if self.cells[c] in (BLACK, WHITE):

@@ -1,6 +1,6 @@
 """The evaluation's weights: data written by `tuning/fit.py`, read by patterns.cell_values. Edit by refitting.
 
-Per rule (and, where the colours play by different rules, per colour): a weight for each line pattern
+Per rule: a weight for each line pattern
 (patterns.Pattern order) and each threat class (patterns.Pattern4 order), for the side to move ("mover") and for
 the side that waits ("waiter"), and the side to move's bonus ("tempo"). Rules without weights of their own use
 freestyle's. Weights are in 1/2**SHIFT of the search's score units (the evaluation shifts the sum), so that small
@@ -29,12 +29,11 @@ WEIGHTS: Dict[str, dict] = {
 }
 
 
-def for_rule(rule: str, colour: str = "black") -> dict:
-    """The weights of `rule` ('freestyle', 'standard', 'renju', 'caro', 'caro_exact') for `colour`."""
-    weights = WEIGHTS.get(rule, WEIGHTS["freestyle"])
-    return weights.get(colour, weights)
+def for_rule(rule: str) -> dict:
+    """The weights of `rule` ('freestyle', 'standard', 'renju', 'caro', 'caro_exact'): its own, or freestyle's."""
+    return WEIGHTS.get(rule, WEIGHTS["freestyle"])
 
 
 def tempo(rule: str) -> int:
     """The side to move's bonus under `rule`."""
-    return int(WEIGHTS.get(rule, WEIGHTS["freestyle"]).get("tempo", 0))
+    return int(for_rule(rule).get("tempo", 0))

@@ -186,11 +186,9 @@ def _own_patterns(five_rule: str, double_four_apart: bool) -> np.ndarray:
     # Below a two: each level is one move from the one above (the evaluation's vocabulary). A line with no room
     # for five stays DEAD: no own stone makes anything of it.
     flex2 = (level == Pattern.F2) | (level == Pattern.F2A) | (level == Pattern.F2B)
-    for reaches, pattern in ((level == Pattern.B3, Pattern.B2), (flex2, Pattern.F1), (None, Pattern.B1)):
-        if reaches is None:
-            reaches = level == Pattern.B2
-        level = np.where((level == 0) & (count(reaches) > 0), pattern, level).astype(np.uint8)
-    return level
+    level = np.where((level == 0) & (count(level == Pattern.B3) > 0), Pattern.B2, level).astype(np.uint8)
+    level = np.where((level == 0) & (count(flex2) > 0), Pattern.F1, level).astype(np.uint8)
+    return np.where((level == 0) & (count(level == Pattern.B2) > 0), Pattern.B1, level).astype(np.uint8)
 
 
 def _swap_colours(keys: np.ndarray) -> np.ndarray:
@@ -347,8 +345,8 @@ def cell_values(rule: Rule) -> "array[int]":
     of its four line patterns' weights and its threat class's weight."""
     classes = code_classes(rule)
     out = array("i", bytes(4 * 4 * NUM_CODES))
-    for ci, colour in enumerate(("black", "white")):
-        weights = eval_weights.for_rule(rule.name.lower(), colour)
+    weights = eval_weights.for_rule(rule.name.lower())
+    for ci in range(2):
         for role_index, role in enumerate(ROLES):
             line = weights["line"][role]
             klass = weights["class"][role]

@@ -34,7 +34,7 @@ def random_game(rule: Rule, seed: int, plies: int = 40) -> dict:
 def test_features_times_weights_is_the_evaluation(rule: Rule) -> None:
     matrix = positions.code_matrix(rule)
     name = rule.name.lower()
-    vector = fit.weight_vector(eval_weights.for_rule(name), eval_weights.tempo(name))
+    vector = fit.weight_vector(eval_weights.for_rule(name))
     checked = 0
     for seed in range(3):
         for board, _ in positions.game_positions(random_game(rule, seed)):
@@ -51,7 +51,7 @@ def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatc
                "tempo": 37}
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
     matrix = positions.code_matrix(Rule.STANDARD)
-    vector = fit.weight_vector(made_up, 37)
+    vector = fit.weight_vector(made_up)
     record = random_game(Rule.STANDARD, 9, plies=60)
     board = Board(15, 15, int(Rule.STANDARD))
     assert board.tempo == 37
@@ -81,7 +81,7 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
     records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(12)]
     data = positions.extract(records)
     x = data["x"]
-    prior = fit.weight_vector(eval_weights.for_rule("freestyle"), eval_weights.tempo("freestyle"))
+    prior = fit.weight_vector(eval_weights.for_rule("freestyle"))
     truth = prior.copy()
     free = ~fit.fixed_columns()
     truth[free] += rng.normal(0, 80, free.sum())
@@ -100,7 +100,7 @@ def test_weights_file_round_trips() -> None:
     namespace: dict = {}
     exec(compile(text, "eval_weights.py", "exec"), namespace)
     assert namespace["WEIGHTS"] == eval_weights.WEIGHTS
-    entry = fit.weights_of(fit.weight_vector(eval_weights.for_rule("freestyle"), 640), "test")
+    entry = fit.weights_of(fit.weight_vector(eval_weights.for_rule("freestyle")), "test")
     assert entry["class"] == eval_weights.for_rule("freestyle")["class"] and entry["tempo"] == 640
 
 

@@ -32,12 +32,12 @@ NUM_CLASSES = len(Pattern4)
 HALF = NUM_PATTERNS + NUM_CLASSES
 
 
-def weight_vector(weights: dict, tempo: int) -> np.ndarray:
+def weight_vector(weights: dict) -> np.ndarray:
     """The weights of one rule (eval_weights' form) as a vector in FEATURES order."""
     parts = []
     for role in patterns.ROLES:
         parts += list(weights["line"][role]) + list(weights["class"][role])
-    return np.array(parts + [tempo], dtype=float)
+    return np.array(parts + [weights["tempo"]], dtype=float)
 
 
 def weights_of(vector: np.ndarray, source: str) -> dict:
@@ -132,8 +132,7 @@ def render(weights: Dict[str, dict]) -> str:
 
 def fit_rule(x: np.ndarray, y: np.ndarray, games: np.ndarray, rule: str, ridge: float) -> Tuple[np.ndarray, dict]:
     """Fit one rule's weights; returns (vector, report)."""
-    entry = eval_weights.WEIGHTS.get(rule, eval_weights.WEIGHTS["freestyle"])
-    prior = weight_vector(entry, eval_weights.tempo(rule))
+    prior = weight_vector(eval_weights.for_rule(rule))
     train, valid = split_by_game(games)
     scale = fit_scale(x[train], y[train], prior)
     w = fit_weights(x[train], y[train], prior, scale, ridge)
@@ -165,8 +164,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         source = (f"tuning.fit on {time.strftime('%Y-%m-%d')}: {report['positions']} positions from "
                   f"{report['games']} games, K {report['scale']}")
         weights[rule] = weights_of(w, source)
-        for name, old, new in zip(FEATURES, weight_vector(eval_weights.WEIGHTS.get(rule, weights["freestyle"]),
-                                                          eval_weights.tempo(rule)), w):
+        for name, old, new in zip(FEATURES, weight_vector(eval_weights.for_rule(rule)), w):
             print(f"  {name:24} {old:7.0f} -> {new:8.1f}", file=sys.stderr)
     if not args.dry_run:
         WEIGHTS_FILE.write_text(render(weights))
