@@ -4,15 +4,13 @@ from pbrain.board cimport Board, BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BL
 from pbrain.evaluation cimport evaluate
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver
+from pbrain.tt cimport TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 
 cdef enum:
     MAX_PLY = 128
     INF = 32000
     WIN = 30000
     WIN_THRESHOLD = 29000
-    BOUND_LOWER = 1
-    BOUND_UPPER = 2
-    BOUND_EXACT = 3
     CHECK_EVERY = 1024
 
 @cython.final
@@ -20,9 +18,7 @@ cdef class Searcher:
     cdef readonly Board board
     cdef MoveGen gen
     cdef ThreatSolver threats
-    cdef readonly long tt_size
-    cdef unsigned long long[::1] tt_keys
-    cdef unsigned long long[::1] tt_data
+    cdef readonly TranspositionTable tt
     cdef int[::1] killers
     cdef int[::1] history
     cdef int[::1] pv
@@ -46,7 +42,6 @@ cdef class Searcher:
     cdef readonly object last_reason
 
     cpdef void rebind(self, Board board)
-    cdef void _allocate_tt(self)
     @cython.locals(i=long)
     cpdef void clear(self)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
@@ -68,9 +63,7 @@ cdef class Searcher:
     cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)
     cdef void _check_limits(self)
     cdef unsigned long long _key(self) noexcept
-    @cython.locals(slot=long, data="unsigned long long")
-    cdef void _tt_store(self, unsigned long long key, int move, int score, int depth, int bound, int ply) noexcept
-    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", slot=long, tt_move=int, data="unsigned long long", tt_score=int, tt_depth=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int)
+    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int)
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(me=int, own=int, fours=int)
     cdef int _quiesce(self, int ply)

@@ -6,7 +6,6 @@ WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the no
 """
 from __future__ import annotations
 
-import mmap
 import time
 from array import array
 
@@ -17,6 +16,7 @@ from pbrain.board import Board
 from pbrain.evaluation import evaluate
 from pbrain.movegen import MoveGen
 from pbrain.threats import ThreatSolver
+from pbrain.tt import TranspositionTable
 
 if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
@@ -27,31 +27,19 @@ if not cython.compiled:
     INF = 32000
     WIN = 30000
     WIN_THRESHOLD = 29000
-    BOUND_EXACT = 3
-    BOUND_LOWER = 1
-    BOUND_UPPER = 2
+    from pbrain.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER  # noqa: F401
     CHECK_EVERY = 1024
 
 COMPILED = cython.compiled
 _SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
-TT_ENTRY_BYTES = 16
 assert params.WIN == 30000 and params.WIN_THRESHOLD == 29000 and params.MAX_PLY == 128
-
-
-def tt_entries_for(memory_bytes: int) -> int:
-    """Largest power-of-two entry count whose table fits in `memory_bytes` (at least 1024)."""
-    entries = 1024
-    while entries * 2 * TT_ENTRY_BYTES <= memory_bytes:
-        entries *= 2
-    return entries
 
 
 class Searcher:
     """Searches one board. Owns the move buffers, the threat solver and the transposition table."""
 
     def __init__(self, board: Board, tt_bytes: int) -> None:
-        self.tt_size = tt_entries_for(tt_bytes)
-        self._allocate_tt()
+        self.tt = TranspositionTable(tt_bytes)
         self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
         self.root_moves = array("i", [0]) * MAX_MOVES
         self.rebind(board)
@@ -98,15 +86,9 @@ class Searcher:
         self.threats = ThreatSolver(board)
         self.history = array("i", [0]) * (2 * board.ncells)
 
-    def _allocate_tt(self) -> None:
-        # Anonymous mappings come zeroed from the system page by page on first touch: allocating or clearing a
-        # table of any size is instant, and the resident size grows only as the table fills.
-        self.tt_keys = memoryview(mmap.mmap(-1, 8 * self.tt_size)).cast("Q")
-        self.tt_data = memoryview(mmap.mmap(-1, 8 * self.tt_size)).cast("Q")
-
     def clear(self) -> None:
         """Forget the transposition table, killers and history."""
-        self._allocate_tt()
+        self.tt.clear()
         for i in range(2 * self.board.ncells):
             self.history[i] = 0
         self.threats.clear()
@@ -465,22 +447,8 @@ class Searcher:
         elif self.stop is not None and self.stop.is_set():
             self.aborted = True
 
-    # --- transposition table ------------------------------------------------------------------------------------
     def _key(self) -> int:
         return self.board.hash ^ (self.black_key if self.board.side == BLACK else self.white_key)
-
-    def _tt_store(self, key: int, move: int, score: int, depth: int, bound: int, ply: int) -> None:
-        if score >= WIN_THRESHOLD:
-            score += ply
-        elif score <= -WIN_THRESHOLD:
-            score -= ply
-        slot = key & (self.tt_size - 1)
-        data = bound
-        data = (data << 8) | depth
-        data = (data << 16) | (score + 32768)
-        data = (data << 16) | (move + 1)
-        self.tt_keys[slot] = key
-        self.tt_data[slot] = data
 
     # --- alpha-beta ---------------------------------------------------------------------------------------------
     def _pvs(self, alpha: int, beta: int, depth: int, ply: int) -> int:
@@ -520,21 +488,12 @@ class Searcher:
             return self._quiesce(ply)
 
         key = self._key()
-        slot = key & (self.tt_size - 1)
         tt_move = -1
-        if self.tt_keys[slot] == key:
-            data = self.tt_data[slot]
-            tt_move = (data & 0xFFFF)
-            tt_move -= 1
-            tt_score = (data >> 16) & 0xFFFF
-            tt_score -= 32768
-            tt_depth = (data >> 32) & 0xFF
-            tt_bound = (data >> 40) & 3
-            if tt_score >= WIN_THRESHOLD:
-                tt_score -= ply
-            elif tt_score <= -WIN_THRESHOLD:
-                tt_score += ply
-            if ply > 0 and tt_depth >= depth:
+        if self.tt.probe(key, ply):
+            tt_move = self.tt.move
+            tt_score = self.tt.score
+            tt_bound = self.tt.bound
+            if ply > 0 and self.tt.depth >= depth:
                 if tt_bound == BOUND_EXACT or (tt_bound == BOUND_LOWER and tt_score >= beta) or (
                         tt_bound == BOUND_UPPER and tt_score <= alpha):
                     if tt_move >= 0:
@@ -595,7 +554,7 @@ class Searcher:
                             self._reward(ply, me, move, depth)
                         break
         bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
-        self._tt_store(key, best_move, best, depth, bound, ply)
+        self.tt.store(key, best_move, best, depth, bound, ply)
         return best
 
     def _quiesce(self, ply: int) -> int:

@@ -1,0 +1,21 @@
+# C view of pbrain/tt.py
+cimport cython
+
+cdef enum:
+    BOUND_LOWER = 1
+    BOUND_UPPER = 2
+    BOUND_EXACT = 3
+    MATE_THRESHOLD = 29000
+
+@cython.final
+cdef class TranspositionTable:
+    cdef readonly long size
+    cdef unsigned long long[::1] keys
+    cdef unsigned long long[::1] data
+    cdef public int move, score, depth, bound
+
+    cpdef void clear(self)
+    @cython.locals(slot=long, data="unsigned long long")
+    cdef bint probe(self, unsigned long long key, int ply) noexcept
+    @cython.locals(slot=long, data="unsigned long long")
+    cdef void store(self, unsigned long long key, int move, int score, int depth, int bound, int ply) noexcept

@@ -1,0 +1,83 @@
+"""The main search's transposition table: one 16-byte entry per slot (the key and a packed word), replaced on
+every store. Mate scores are stored relative to the node and read back relative to the root.
+
+Compiled by Cython (tt.pxd has the C types); runs unchanged as plain Python.
+"""
+from __future__ import annotations
+
+import mmap
+
+import cython
+
+from pbrain import params
+
+if not cython.compiled:
+    BOUND_LOWER = 1
+    BOUND_UPPER = 2
+    BOUND_EXACT = 3
+    MATE_THRESHOLD = 29000
+
+COMPILED = cython.compiled
+ENTRY_BYTES = 16
+assert params.WIN_THRESHOLD == 29000
+
+
+def entries_for(memory_bytes: int) -> int:
+    """Largest power-of-two entry count whose table fits in `memory_bytes` (at least 1024)."""
+    entries = 1024
+    while entries * 2 * ENTRY_BYTES <= memory_bytes:
+        entries *= 2
+    return entries
+
+
+class TranspositionTable:
+    """Search results by position key: best move, score, depth and bound. A successful probe() leaves the entry
+    in move / score / depth / bound."""
+
+    def __init__(self, memory_bytes: int) -> None:
+        self.size = entries_for(memory_bytes)
+        self.move = -1
+        self.score = 0
+        self.depth = 0
+        self.bound = 0
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        # Anonymous mappings come zeroed from the system page by page on first touch: allocating or clearing a
+        # table of any size is instant, and the resident size grows only as the table fills.
+        self.keys = memoryview(mmap.mmap(-1, 8 * self.size)).cast("Q")
+        self.data = memoryview(mmap.mmap(-1, 8 * self.size)).cast("Q")
+
+    def probe(self, key: int, ply: int) -> bool:
+        """True when `key` has an entry; then move (-1 for none), score (a mate counted from the root, the node
+        being `ply` plies deep), depth and bound hold it."""
+        slot = key & (self.size - 1)
+        if self.keys[slot] != key:
+            return False
+        data = self.data[slot]
+        self.move = (data & 0xFFFF)
+        self.move -= 1
+        self.score = (data >> 16) & 0xFFFF
+        self.score -= 32768
+        self.depth = (data >> 32) & 0xFF
+        self.bound = (data >> 40) & 3
+        if self.score >= MATE_THRESHOLD:
+            self.score -= ply
+        elif self.score <= -MATE_THRESHOLD:
+            self.score += ply
+        return True
+
+    def store(self, key: int, move: int, score: int, depth: int, bound: int, ply: int) -> None:
+        """Keep a result for `key` (score from the node `ply` plies deep: a mate is stored counted from the node)."""
+        if score >= MATE_THRESHOLD:
+            score += ply
+        elif score <= -MATE_THRESHOLD:
+            score -= ply
+        slot = key & (self.size - 1)
+        data = bound
+        data = (data << 8) | depth
+        data = (data << 16) | (score + 32768)
+        data = (data << 16) | (move + 1)
+        self.keys[slot] = key
+        self.data[slot] = data
