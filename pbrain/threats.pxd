@@ -5,8 +5,8 @@ from pbrain.movegen cimport MoveGen, MAX_MOVES
 
 cdef enum:
     MAX_THREAT_PLY = 128
-    TT_BITS = 16
-    VCT_TABLE = 65536
+    TT_BITS = 18
+    VCT_TABLE = 262144
     VCF_INSIDE_VCT = 10
 
 @cython.final
@@ -46,6 +46,7 @@ cdef class ThreatSolver:
     cdef bint _attack(self, int depth, int ply) noexcept
     @cython.locals(slot=int, i=int)
     cdef void _win_first(self, unsigned long long key, int base, int n) noexcept
+    cdef bint _known_win(self, int slot, int base, int n) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, block=int, won=bint, base=int, n=int, i=int, move=int, counter=int)
     cdef bint _defend(self, int depth, int ply) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int, cls=int)

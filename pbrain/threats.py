@@ -20,7 +20,7 @@ if not cython.compiled:
     from pbrain.movegen import MAX_MOVES  # noqa: F401
 
     MAX_THREAT_PLY = 128
-    TT_BITS = 16
+    TT_BITS = 18
     VCT_TABLE = 1 << TT_BITS
     VCF_INSIDE_VCT = 10
 
@@ -228,6 +228,12 @@ class ThreatSolver:
             if n == 0:
                 return False
         key = self._key()
+        slot = key & ((1 << TT_BITS) - 1)
+        if self.win_keys[slot] == key and self._known_win(slot, base, n):
+            # Proven before (another move order, an earlier horizon or the last think): a win is a win.
+            self.line[ply] = self.win_moves[slot]
+            self.line_length = ply + 1
+            return True
         if self._refuted(VCT_TABLE, key, depth):
             return False
         self._win_first(key, base, n)
@@ -238,12 +244,19 @@ class ThreatSolver:
             board.unmake()
             if won:
                 self.line[ply] = move
-                slot = key & ((1 << TT_BITS) - 1)
                 self.win_keys[slot] = key
                 self.win_moves[slot] = move
                 return True
         if self.nodes <= self.node_limit:
             self._store_refuted(VCT_TABLE, key, depth)
+        return False
+
+    def _known_win(self, slot: int, base: int, n: int) -> bool:
+        """Is the move that won this position before among the n threats at `base` (a key collision check)?"""
+        gen = self.gen
+        for i in range(n):
+            if gen.moves[base + i] == self.win_moves[slot]:
+                return True
         return False
 
     def _win_first(self, key: int, base: int, n: int) -> None:

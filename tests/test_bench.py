@@ -7,7 +7,7 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 2094385
+SIGNATURE_NODES = 2046714
 SIGNATURE_MOVES = [(6, 8), (9, 8), (10, 12), (7, 8), (12, 9), (9, 5)]
 
 

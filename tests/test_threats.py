@@ -90,7 +90,20 @@ def test_vct_found_and_every_defence_refuted(item: dict) -> None:
     first = solver.winning_line()[0]
     assert board.pattern4(first, item["side"]) < 9, "a VCT position's first move is not a four"
     board.place(first)
-    assert defender_loses(board, solver, item["side"]), f"{board.xy(first)} can be refuted"
+    checker = ThreatSolver(board)  # a solver of its own: the root search's proven positions are not evidence
+    assert defender_loses(board, checker, item["side"]), f"{board.xy(first)} can be refuted"
+
+
+@pytest.mark.parametrize("item", VCT_POSITIONS[:4], ids=[p["id"] for p in VCT_POSITIONS[:4]])
+def test_a_proven_vct_is_remembered(item: dict) -> None:
+    board = board_of(item)
+    solver = ThreatSolver(board)
+    assert solver.vct(8, VCT_NODES)
+    first, nodes = solver.winning_line()[0], solver.nodes
+    assert solver.vct(8, VCT_NODES) and solver.winning_line()[0] == first
+    assert solver.nodes < max(10, nodes // 10), "the second proof reads the first one's proven positions"
+    solver.clear()
+    assert solver.vct(8, VCT_NODES) and solver.nodes == nodes, "clear() forgets them"
 
 
 def test_vct_positions_are_not_vcf() -> None:
