@@ -32,6 +32,8 @@ cdef class Searcher:
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int root_vcf_nodes, root_vcf_fours, sorted_prefix, root_vct_nodes, root_vct_threats
     cdef public int defence_vcf_nodes, defence_vct_nodes, defence_probe_max, verify_nodes
+    cdef public double ponder_share
+    cdef public int futility_margin, futility_depth, lmp_base, lmp_depth
     cdef bint threatened
     cdef int[::1] root_moves
     cdef readonly int root_count
@@ -47,6 +49,8 @@ cdef class Searcher:
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
     @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, verified=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
+    @cython.locals(hard_s=double, depth=int)
+    cdef void _ponder_after(self, int move, int max_depth)
     @cython.locals(n=int, i=int)
     cdef bint _exclude_root(self, int move)
     @cython.locals(best=int, best_score=int, score=int, i=int)
@@ -63,7 +67,7 @@ cdef class Searcher:
     cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)
     cdef void _check_limits(self)
     cdef unsigned long long _key(self) noexcept
-    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int)
+    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, quiets=int, quiet_limit=int)
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(me=int, own=int, fours=int)
     cdef int _quiesce(self, int ply)

@@ -31,6 +31,8 @@ if not cython.compiled:
     CHECK_EVERY = 1024
 
 COMPILED = cython.compiled
+PONDER_MAX_S = 600.0
+"""No pondering after a forced move when the hard time is this long (an untimed think: node or depth limits)."""
 _SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
 assert params.WIN == 30000 and params.WIN_THRESHOLD == 29000 and params.MAX_PLY == 128
 
@@ -69,6 +71,11 @@ class Searcher:
         self.defence_vct_nodes = params.DEFENCE_VCT_NODES
         self.defence_probe_max = params.DEFENCE_PROBE_MAX_NODES
         self.verify_nodes = params.VERIFY_NODES
+        self.futility_margin = params.FUTILITY_MARGIN
+        self.futility_depth = params.FUTILITY_DEPTH
+        self.lmp_base = params.LMP_BASE
+        self.lmp_depth = params.LMP_DEPTH
+        self.ponder_share = params.PONDER_SHARE
         self.threatened = False
         self.root_count = 0
         self.root_score = 0
@@ -134,6 +141,8 @@ class Searcher:
         converting = self._continues_proof()
         instant = self._instant_answer()
         if instant >= 0:
+            if self.last_reason == "defend" and max_nodes == 0 and soft_ms >= hard_ms:
+                self._ponder_after(instant, max_depth - 1)
             return instant, self.instant_score, 0, self.nodes, [instant]
         self.root_count = 0
         self.threatened = False
@@ -233,6 +242,8 @@ class Searcher:
             if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
                 break  # a proven result: deeper search cannot change it
             if self.root_count == 1:
+                if max_nodes == 0 and soft_ms >= hard_ms:
+                    self._ponder_after(best_move, max_depth - 1)
                 break  # one move holds: there is nothing to choose
             now = time.perf_counter()
             elapsed_ms = (now - self.started) * 1000.0
@@ -253,6 +264,27 @@ class Searcher:
                 best_move = self.gen.moves[0]
                 best_pv = [best_move]
         return best_move, best_score, done_depth, self.nodes, best_pv
+
+    def _ponder_after(self, move: int, max_depth: int) -> None:
+        """The move is forced and the turn's time (a turn limit, no game clock to save) would go unused: search
+        the position after it, from the opponent's side, until PONDER_SHARE of the hard time, so the next think
+        finds its transposition table filled. Nothing else is kept; a stop ends it at once."""
+        if self.hard_s >= PONDER_MAX_S or max_depth < 1:
+            return
+        board = self.board
+        hard_s = self.hard_s
+        self.hard_s = hard_s * self.ponder_share
+        self._check_limits()
+        board.make(move)
+        self.root_count = 0
+        depth = 0
+        while depth < max_depth and not self.aborted:
+            depth += 1
+            if abs(self._pvs(-INF, INF, depth, 0)) >= WIN_THRESHOLD:
+                break
+        board.unmake()
+        self.hard_s = hard_s
+        self.aborted = False
 
     def _exclude_root(self, move: int) -> bool:
         """Take `move` out of the root moves (all legal moves when the root was not restricted); False, and
@@ -502,6 +534,9 @@ class Searcher:
                     return tt_score
 
         base = ply * MAX_MOVES
+        pv_node = beta - alpha > 1
+        prunable = False
+        static = 0
         if ply == 0 and self.root_count > 0:
             n = self.root_count
             for i in range(n):
@@ -512,10 +547,18 @@ class Searcher:
             if n == 0:
                 return -(WIN - (ply + 4))
         else:
+            prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD
+            if prunable:
+                static = evaluate(board, me)
+                if self.futility_margin > 0 and depth <= self.futility_depth and \
+                        static - self.futility_margin * depth >= beta:
+                    return static
             n = gen.gen_all(ply, me)
             if n == 0:
                 return 0
         self._order(ply, n, me, tt_move)
+        quiets = 0
+        quiet_limit = self.lmp_base + depth * depth if self.lmp_base > 0 and depth <= self.lmp_depth else MAX_MOVES
 
         best = -INF
         best_move = gen.moves[base]
@@ -526,6 +569,13 @@ class Searcher:
             move = gen.moves[base + i]
             quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
                 board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
+            if quiet and prunable and i > 0:
+                quiets += 1
+                if quiets > quiet_limit:
+                    continue
+                if self.futility_margin > 0 and depth <= self.futility_depth and \
+                        static + self.futility_margin * depth <= alpha:
+                    continue
             board.make(move)
             if i == 0:
                 score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)

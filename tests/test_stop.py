@@ -89,3 +89,17 @@ def test_end_during_a_real_search_exits_at_once() -> None:
         brain.line("END")
         assert brain.wait_exit(1.0)
         assert (time.monotonic() - sent) * 1000 < 2 * STOP_MS
+
+
+FORCED = [(7, 7), (7, 6), (7, 8), (3, 3), (7, 9), (4, 9), (7, 10)]
+"""Black has a four (7,7)-(7,10) blocked at (7,6): white's only move is (7,11)."""
+
+
+def test_stop_while_pondering_after_a_forced_move() -> None:
+    engine = Engine(15, 15, memory_bytes=64 << 20)
+    for move in FORCED:
+        engine.play(*move)
+    late_ms, result = stopped_after(engine, 0.2)
+    assert result.move == (7, 11) and result.reason == "defend"
+    assert result.nodes > 0, "the turn was used to search the position after the block"
+    assert late_ms < 2 * STOP_MS
