@@ -27,9 +27,9 @@ LMR_MIN_MOVE = 2
 # the static eval when it beats beta by FUTILITY_MARGIN per ply of depth (depth <= FUTILITY_DEPTH); futility skips
 # quiet moves when the static eval plus that margin cannot reach alpha; late-move pruning keeps LMP_BASE +
 # depth * depth quiet moves at depth <= LMP_DEPTH.
-FUTILITY_MARGIN = 0
+FUTILITY_MARGIN = 50
 FUTILITY_DEPTH = 3
-LMP_BASE = 0
+LMP_BASE = 3
 LMP_DEPTH = 3
 """Late-move reductions apply to quiet moves from this depth and move number on."""
 SORTED_PREFIX = 10
