@@ -23,6 +23,7 @@ ASPIRATION_WINDOW = 60
 """Half-width of the first aspiration window around the previous iteration's score."""
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 2
+"""Late-move reductions apply to quiet moves from this depth and move number on."""
 # Pruning of quiet moves at non-PV nodes without an opponent threat (0 turns each off): reverse futility returns
 # the static eval when it beats beta by FUTILITY_MARGIN per ply of depth (depth <= FUTILITY_DEPTH); futility skips
 # quiet moves when the static eval plus that margin cannot reach alpha; late-move pruning keeps LMP_BASE +
@@ -31,7 +32,6 @@ FUTILITY_MARGIN = 50
 FUTILITY_DEPTH = 3
 LMP_BASE = 3
 LMP_DEPTH = 3
-"""Late-move reductions apply to quiet moves from this depth and move number on."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
 KILLER_BONUS = 500
@@ -100,14 +100,13 @@ ROOT_DEFENCE_SHARE = 0.45
 it to move, the defence filter's probe of each move: each ends by its share counted from the start); the main
 search has the rest."""
 CONVERT_SHARE = 0.7
-# A forced move under a turn limit: the position after it is searched (for the next think's hash table) until
-# this share of the hard time.
-PONDER_SHARE = 0.85
 """When the last move was a proven win, the share of the hard time (and of a node limit) the re-proof may use."""
+PONDER_SHARE = 0.85
+"""A forced move under a turn limit: the position after it is searched (for the next think's hash table)
+until this share of the hard time."""
 WATCHDOG_STOP_GRACE_MS = 10
 """The watchdog sets the stop flag this long after the engine's own hard deadline ..."""
 WATCHDOG_ANSWER_MARGIN_MS = 10
 """... and answers for it this long before the manager's limit ..."""
 WATCHDOG_UNLIMITED_GRACE_MS = 500
 """... or, when the manager sets no limit, this long after the engine's hard deadline."""
-

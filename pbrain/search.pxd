@@ -47,7 +47,7 @@ cdef class Searcher:
     @cython.locals(i=long)
     cpdef void clear(self)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
-    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, verified=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
+    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, ponder=bint, verified=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
     @cython.locals(hard_s=double, depth=int)
     cdef void _ponder_after(self, int move, int max_depth)

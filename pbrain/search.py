@@ -31,7 +31,7 @@ if not cython.compiled:
     CHECK_EVERY = 1024
 
 COMPILED = cython.compiled
-PONDER_MAX_S = 600.0
+PONDER_MAX_MS = 600_000.0
 """No pondering after a forced move when the hard time is this long (an untimed think: node or depth limits)."""
 _SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
 assert params.WIN == 30000 and params.WIN_THRESHOLD == 29000 and params.MAX_PLY == 128
@@ -139,9 +139,11 @@ class Searcher:
         score = 0
         self.last_reason = "search"
         converting = self._continues_proof()
+        # a forced move may spend the rest of a turn limit (no game clock to save, no node or depth limit alone)
+        ponder = max_nodes == 0 and soft_ms >= hard_ms and hard_ms < PONDER_MAX_MS
         instant = self._instant_answer()
         if instant >= 0:
-            if self.last_reason == "defend" and max_nodes == 0 and soft_ms >= hard_ms:
+            if self.last_reason == "defend" and ponder:
                 self._ponder_after(instant, max_depth - 1)
             return instant, self.instant_score, 0, self.nodes, [instant]
         self.root_count = 0
@@ -242,7 +244,7 @@ class Searcher:
             if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
                 break  # a proven result: deeper search cannot change it
             if self.root_count == 1:
-                if max_nodes == 0 and soft_ms >= hard_ms:
+                if ponder:
                     self._ponder_after(best_move, max_depth - 1)
                 break  # one move holds: there is nothing to choose
             now = time.perf_counter()
@@ -269,7 +271,7 @@ class Searcher:
         """The move is forced and the turn's time (a turn limit, no game clock to save) would go unused: search
         the position after it, from the opponent's side, until PONDER_SHARE of the hard time, so the next think
         finds its transposition table filled. Nothing else is kept; a stop ends it at once."""
-        if self.hard_s >= PONDER_MAX_S or max_depth < 1:
+        if max_depth < 1:
             return
         board = self.board
         hard_s = self.hard_s

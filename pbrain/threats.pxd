@@ -44,8 +44,7 @@ cdef class ThreatSolver:
     cpdef bint vct(self, int max_threats, long max_nodes, double deadline=*, int first_threats=*)
     @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, four=int, key="unsigned long long", i=int, move=int, won=bint, slot=int)
     cdef bint _attack(self, int depth, int ply) noexcept
-    @cython.locals(slot=int, i=int)
-    cdef void _win_first(self, unsigned long long key, int base, int n) noexcept
+    @cython.locals(i=int)
     cdef bint _known_win(self, int slot, int base, int n) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, block=int, won=bint, base=int, n=int, i=int, move=int, counter=int)
     cdef bint _defend(self, int depth, int ply) noexcept

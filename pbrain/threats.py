@@ -41,8 +41,8 @@ class ThreatSolver:
         # Refuted positions: VCF entries in the first half, VCT entries (table VCT_TABLE) in the second.
         self.tt_keys = array("Q", [0]) * (2 << TT_BITS)
         self.tt_depth = array("i", [0]) * (2 << TT_BITS)
-        # Proven VCT attack nodes and the move that won there: tried first when the position comes again (the
-        # next move's re-proof follows the old proof instead of searching it anew).
+        # Proven VCT attack nodes and the move that won there: met again, they end the search (the next move's
+        # re-proof follows the old proof instead of searching it anew).
         self.win_keys = array("Q", [0]) * (1 << TT_BITS)
         self.win_moves = array("i", [0]) * (1 << TT_BITS)
         self.nodes = 0
@@ -236,7 +236,6 @@ class ThreatSolver:
             return True
         if self._refuted(VCT_TABLE, key, depth):
             return False
-        self._win_first(key, base, n)
         for i in range(n):
             move = gen.moves[base + i]
             board.make(move)
@@ -258,18 +257,6 @@ class ThreatSolver:
             if gen.moves[base + i] == self.win_moves[slot]:
                 return True
         return False
-
-    def _win_first(self, key: int, base: int, n: int) -> None:
-        """Move the move that won this position before (if it is among the n at `base`) to the front."""
-        slot = key & ((1 << TT_BITS) - 1)
-        if self.win_keys[slot] != key:
-            return
-        gen = self.gen
-        for i in range(1, n):
-            if gen.moves[base + i] == self.win_moves[slot]:
-                gen.moves[base + i] = gen.moves[base]
-                gen.moves[base] = self.win_moves[slot]
-                return
 
     def _defend(self, depth: int, ply: int) -> bool:
         """VCT, defender to move after the attacker's threat: True when every defence still loses."""
