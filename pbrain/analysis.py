@@ -19,6 +19,8 @@ SWAP2_EVEN_MARGIN = 60
 """A swap2 position whose score (for the side to move) is within this of zero counts as balanced."""
 NBEST_ROOT_SHARE = 0.5
 """YXNBEST: share of the time the first (full) search gets; the alternatives share the rest."""
+NBEST_FLOOR = Limits(max_depth=2, max_nodes=5000)
+"""YXNBEST: the search that scores a line once the time is spent (a few milliseconds)."""
 SWAP2_OPENINGS = (
     ((0, 0), (1, -1), (0, 2)),
     ((0, 0), (1, 0), (2, 2)),
@@ -70,54 +72,28 @@ class Ranked:
     """`move` and the line expected after it."""
 
 
-def legal_candidates(engine: Engine) -> List[Point]:
-    """The board's candidate points that the side to move may play (black avoids renju forbidden points)."""
-    board = engine.board
-    points = [board.xy(c) for c in board.candidates() if board.stone(c) == 0]
-    if engine.side_to_move == BLACK and engine.rule.has_forbidden:
-        points = [p for p in points if not engine.is_forbidden(*p)]
-    return points
-
-
-def _reply_score(engine: Engine, move: Point, limits: Limits, stop: Optional[StopFlag]) -> Ranked:
-    """Score `move` by the opponent's think after it (negated); a move that wins at once scores WIN."""
-    engine.play(*move)
-    try:
-        if engine.last_move_wins():
-            return Ranked(move, params.WIN - 1, SearchResult(None, 0, 0, 0, 0, reason="win"), [move])
-        reply = engine.think(limits, stop=stop)
-    finally:
-        engine.undo()
-    return Ranked(move, -reply.score, reply, [move] + list(reply.pv))
-
-
 def n_best(engine: Engine, count: int, limits: Limits, stop: Optional[StopFlag] = None,
            on_info: InfoSink = None) -> List[Ranked]:
-    """Up to `count` moves, best first: the full search's move, then the best alternatives by a static look at
-    each candidate's reply and a short search of the most promising ones."""
+    """Up to `count` moves with their searched scores and lines (multi-PV): the full search's move first, then
+    each next line by a search of the root without the moves already listed, the best of those first. The
+    first search has NBEST_ROOT_SHARE of the time (all of it for one line), the others share the rest."""
     clock = Clock(limits, len(engine.stones()))
     root = engine.think(clock.share(NBEST_ROOT_SHARE if count > 1 else 1.0), on_info, stop)
     if root.move is None:
         return []
     best = [Ranked(root.move, root.score, root, list(root.pv) or [root.move])]
-    if count == 1:
-        return best
-    screened: List[Ranked] = []
-    for move in legal_candidates(engine):
-        if move == root.move:
-            continue
-        if (stop is not None and stop.is_set()) or (clock.out_of_time(stop) and len(screened) >= count - 1):
-            break  # static looks are cheap: out of time, still give the n lines asked for
-        screened.append(_reply_score(engine, move, Limits(turn_ms=0), stop))
-    screened.sort(key=lambda r: -r.score)
-    deepened = []
-    chosen = screened[:count - 1]
-    for index, ranked in enumerate(chosen):
-        if clock.out_of_time(stop):
-            deepened.extend(chosen[index:])
-            break
-        deepened.append(_reply_score(engine, ranked.move, clock.share(1.0 / (len(chosen) - index)), stop))
-    return best + sorted(deepened, key=lambda r: -r.score)
+    others: List[Ranked] = []
+    listed = [root.move]
+    while len(listed) < count and not (stop is not None and stop.is_set()):
+        lines_left = count - len(listed)
+        # out of time, the lines asked for still come, each from a search as short as NBEST_FLOOR allows
+        limits_now = clock.share(1.0 / lines_left) if not clock.out_of_time(stop) else NBEST_FLOOR
+        line = engine.think(limits_now, stop=stop, exclude=listed)
+        if line.move is None:
+            break  # no legal move left
+        listed.append(line.move)
+        others.append(Ranked(line.move, line.score, line, list(line.pv) or [line.move]))
+    return best + sorted(others, key=lambda r: -r.score)
 
 
 @dataclass(frozen=True)

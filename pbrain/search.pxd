@@ -36,6 +36,8 @@ cdef class Searcher:
     cdef public int futility_margin, futility_depth, lmp_base, lmp_depth
     cdef bint threatened
     cdef int[::1] root_moves
+    cdef int[::1] excluded
+    cdef readonly int excluded_count
     cdef readonly int root_count
     cdef int root_score, proof_count, proof_threats
     cdef unsigned long long proof_key
@@ -47,8 +49,13 @@ cdef class Searcher:
     @cython.locals(i=long)
     cpdef void clear(self)
     cpdef tuple think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object stop, object on_iteration)
-    @cython.locals(i=int, depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, instant=int, n=int, share=long, found=bint, converting=bint, ponder=bint, verified=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
+    cpdef void exclude_root_moves(self, list cells)
+    @cython.locals(i=int, instant=int, share=long, found=bint, converting=bint, ponder=bint, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double, soft_s=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
+    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
+    cdef tuple _deepen(self, int max_depth, double soft_ms, double hard_ms, bint ponder, object on_iteration)
+    @cython.locals(gen=MoveGen, me=int, n=int, i=int, j=int, move=int)
+    cdef int _root_without_excluded(self)
     @cython.locals(hard_s=double, depth=int)
     cdef void _ponder_after(self, int move, int max_depth)
     @cython.locals(n=int, i=int)

@@ -44,6 +44,8 @@ class Searcher:
         self.tt = TranspositionTable(tt_bytes)
         self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
         self.root_moves = array("i", [0]) * MAX_MOVES
+        self.excluded = array("i", [0]) * MAX_MOVES
+        self.excluded_count = 0
         self.rebind(board)
         self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
         self.pv_len = array("i", [0]) * (MAX_PLY + 1)
@@ -100,6 +102,16 @@ class Searcher:
             self.history[i] = 0
         self.threats.clear()
 
+    def exclude_root_moves(self, cells: list) -> None:
+        """Search only the root moves not in `cells` from the next think on (multi-PV: the lines already found
+        are left out); an empty list lifts the exclusion. While moves are excluded a think makes no instant
+        answer, no root threat search and no defence filter, keeps away from the proof memory and stores nothing
+        for the root in the transposition table: the main search alone scores the moves left."""
+        self.excluded_count = 0
+        for cell in cells[:MAX_MOVES]:
+            self.excluded[self.excluded_count] = cell
+            self.excluded_count += 1
+
     # --- iterative deepening ------------------------------------------------------------------------------------
     def think(self, max_depth: int, max_nodes: int, soft_ms: float, hard_ms: float, stop: object,
               on_iteration: object) -> tuple:
@@ -132,12 +144,12 @@ class Searcher:
             self.killers[i] = 0
         for i in range(2 * board.ncells):
             self.history[i] >>= 2
-        best_move = -1
-        best_score = 0
-        done_depth = 0
-        best_pv: list = []
-        score = 0
         self.last_reason = "search"
+        if self.excluded_count > 0:
+            instant = self._root_without_excluded()
+            if instant >= 0 or self.root_count == 0:
+                return instant, self.instant_score, 0, self.nodes, [instant] if instant >= 0 else []
+            return self._deepen(max_depth, soft_ms, hard_ms, False, on_iteration)
         converting = self._continues_proof()
         # a forced move may spend the rest of a turn limit (no game clock to save, no node or depth limit alone)
         ponder = max_nodes == 0 and soft_ms >= hard_ms and hard_ms < PONDER_MAX_MS
@@ -189,6 +201,17 @@ class Searcher:
                                            self.started + soft_s * params.ROOT_DEFENCE_SHARE,
                                            min(self.root_vct_nodes, self.node_limit // 5),
                                            self.nodes + self.node_limit // 5)
+        return self._deepen(max_depth, soft_ms, hard_ms, ponder, on_iteration)
+
+    def _deepen(self, max_depth: int, soft_ms: float, hard_ms: float, ponder: bool, on_iteration: object) -> tuple:
+        """The iterative deepening proper, over the root moves as the root phases left them (root_count 0: all
+        legal moves); the rest of `think`'s contract."""
+        board = self.board
+        best_move = -1
+        best_score = 0
+        done_depth = 0
+        best_pv: list = []
+        score = 0
         iteration_started = time.perf_counter()
         last_iteration_ms = 0.0
         verified = -1
@@ -257,15 +280,43 @@ class Searcher:
                 break  # a game clock to save: skip an iteration predicted to end past the hard deadline
             last_iteration_ms = iteration_ms
             iteration_started = now
-        if best_move < 0:  # no move from the search: the best-ordered legal move
+        if best_move < 0:  # no move from the search: the best-ordered root move
             if done_depth == 0:
                 self.last_reason = "static"
-            n = self.gen.gen_all(0, board.side)
-            if n > 0:
-                self.gen.sort(0, n)
-                best_move = self.gen.moves[0]
+            if self.root_count > 0:
+                best_move = self._best_ordered_root()
                 best_pv = [best_move]
+            else:
+                n = self.gen.gen_all(0, board.side)
+                if n > 0:
+                    self.gen.sort(0, n)
+                    best_move = self.gen.moves[0]
+                    best_pv = [best_move]
         return best_move, best_score, done_depth, self.nodes, best_pv
+
+    def _root_without_excluded(self) -> int:
+        """Set the root moves to the legal moves not excluded (root_count 0 when none is left). Returns one of
+        them that makes a five (the search never plays a five: it scores the position before), else -1."""
+        gen = self.gen
+        me = self.board.side
+        n = gen.gen_all(0, me)
+        self.root_count = 0
+        self.threatened = False
+        for i in range(n):
+            move = gen.moves[i]
+            for j in range(self.excluded_count):
+                if self.excluded[j] == move:
+                    move = -1
+                    break
+            if move < 0:
+                continue
+            if (self.board.state[STATE_STRIDE * move + me] & P4_MASK) == P4_FIVE:
+                self.instant_score = WIN - 1
+                self.last_reason = "win"
+                return move
+            self.root_moves[self.root_count] = move
+            self.root_count += 1
+        return -1
 
     def _ponder_after(self, move: int, max_depth: int) -> None:
         """The move is forced and the turn's time (a turn limit, no game clock to save) would go unused: search
@@ -498,28 +549,29 @@ class Searcher:
         self.nodes += 1
         me = board.side
         opp = 3 - me
-        if board.p4count[16 * (me - 1) + P4_FIVE] > 0:
-            return WIN - (ply + 1)
-        opp_fives = board.p4count[16 * (opp - 1) + P4_FIVE]
-        if opp_fives >= 2:
-            return -(WIN - (ply + 2))
-        if board.move_count >= board.npoints:
-            return 0
-        if ply >= MAX_PLY - 4:
-            return evaluate(board, me)
-        if opp_fives == 1:
-            block = gen.any_five_point(opp)
-            if not gen.legal(block, me):
+        if ply > 0 or self.excluded_count == 0:  # a multi-PV root searches its listed moves whatever the threats
+            if board.p4count[16 * (me - 1) + P4_FIVE] > 0:
+                return WIN - (ply + 1)
+            opp_fives = board.p4count[16 * (opp - 1) + P4_FIVE]
+            if opp_fives >= 2:
                 return -(WIN - (ply + 2))
-            board.make(block)
-            score = -self._pvs(-beta, -alpha, depth, ply + 1)  # a forced reply costs no depth
-            board.unmake()
-            self._update_pv(ply, block)
-            return score
-        if gen.has_flex4(me):
-            return WIN - (ply + 3)
-        if depth <= 0:
-            return self._quiesce(ply)
+            if board.move_count >= board.npoints:
+                return 0
+            if ply >= MAX_PLY - 4:
+                return evaluate(board, me)
+            if opp_fives == 1:
+                block = gen.any_five_point(opp)
+                if not gen.legal(block, me):
+                    return -(WIN - (ply + 2))
+                board.make(block)
+                score = -self._pvs(-beta, -alpha, depth, ply + 1)  # a forced reply costs no depth
+                board.unmake()
+                self._update_pv(ply, block)
+                return score
+            if gen.has_flex4(me):
+                return WIN - (ply + 3)
+            if depth <= 0:
+                return self._quiesce(ply)
 
         key = self._key()
         tt_move = -1
@@ -606,7 +658,8 @@ class Searcher:
                             self._reward(ply, me, move, depth)
                         break
         bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
-        self.tt.store(key, best_move, best, depth, bound, ply)
+        if ply > 0 or self.excluded_count == 0:
+            self.tt.store(key, best_move, best, depth, bound, ply)
         return best
 
     def _quiesce(self, ply: int) -> int:

@@ -5,12 +5,12 @@ The doubles only change how long `think` takes and what it returns; the session 
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Sequence
 
 import pytest
 
 from pbrain import params, timeman
-from pbrain.engine import Engine, Limits, SearchInfo, SearchResult, StopFlag
+from pbrain.engine import Engine, Limits, Point, SearchInfo, SearchResult, StopFlag
 from tests.brains import SessionBrain
 
 END_DEADLINE_S = 0.5
@@ -29,7 +29,7 @@ class SlowEngine(Engine):
     answers: List[object] = []
 
     def think(self, limits: Limits = Limits(), on_info: Optional[Callable[[SearchInfo], None]] = None,
-              stop: Optional[StopFlag] = None) -> SearchResult:
+              stop: Optional[StopFlag] = None, exclude: Sequence[Point] = ()) -> SearchResult:
         type(self).limits.append(limits)
         quick = super().think(Limits(turn_ms=0))
         started = time.monotonic()
