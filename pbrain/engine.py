@@ -5,11 +5,12 @@ The protocol layer (and the CLI, and tests) drive Pentad only through this modul
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from pbrain import params, timeman
+from pbrain import levels, params, timeman
 from pbrain.board import Board, BoardError
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.search import Searcher
@@ -85,7 +86,8 @@ class SearchResult:
     """Principal variation starting with `move`."""
     reason: str = "search"
     """Why this move: 'win' (five now), 'defend' (the only block), 'vcf' (forced win found), 'static'
-    (no time to search), 'vct' (forced win by threats), 'search', or 'none' (no move: board full)."""
+    (no time to search), 'vct' (forced win by threats), 'search', 'level' (a pattern-scorer level's choice), or
+    'none' (no move: board full)."""
 
     @property
     def nps(self) -> int:
@@ -102,6 +104,7 @@ class Engine:
         self.hash_bytes = 0
         self._board = Board(width, height or width, int(rule))
         self._searcher: Optional[Searcher] = None
+        self._strength = levels.FULL_STRENGTH
 
     # --- position -----------------------------------------------------------------------------------------------
     @property
@@ -203,6 +206,20 @@ class Engine:
         return [self._board.xy(c) for c in self._board.playable if self._board.is_forbidden(c)]
 
     # --- thinking ------------------------------------------------------------------------------------------------
+    @property
+    def strength(self) -> int:
+        """The playing strength, 0..100 (100: full strength; see levels.LEVELS)."""
+        return self._strength
+
+    @property
+    def level(self) -> levels.Level:
+        """The playing level the strength selects."""
+        return levels.level_for_strength(self._strength)
+
+    def set_strength(self, strength: int) -> None:
+        """Play every later think at the level `strength` selects (clamped to 0..100; INFO strength)."""
+        self._strength = max(0, min(levels.FULL_STRENGTH, int(strength)))
+
     def set_memory(self, memory_bytes: int) -> None:
         """The memory the whole process may use (INFO max_memory; 0 means no limit). Resizes the hash table."""
         if memory_bytes != self.memory_bytes:
@@ -243,13 +260,25 @@ class Engine:
         return self._searcher
 
     def think(self, limits: Limits = Limits(), on_info: Optional[Callable[[SearchInfo], None]] = None,
-              stop: Optional[StopFlag] = None) -> SearchResult:
+              stop: Optional[StopFlag] = None, exclude: Sequence[Point] = ()) -> SearchResult:
         """Choose a move for the side to move within `limits`. `on_info` hears each completed iteration; `stop`
-        ends the search early (the best move so far is returned). The position is unchanged afterwards."""
+        ends the search early (the best move so far is returned). With `exclude` (multi-PV: the lines already
+        found) the main search alone chooses among the other legal moves, and the move is None when none is left.
+        The position is unchanged afterwards."""
         started = time.perf_counter()
         board = self._board
         if board.is_full():
             return SearchResult(None, 0, 0, 0, 0, reason="none")
+        level = self.level
+        if level.scorer_choice:
+            cell = levels.scorer_move(board, level.scorer_choice, {board.index(x, y) for x, y in exclude})
+            elapsed = int((time.perf_counter() - started) * 1000)
+            if cell < 0:
+                return SearchResult(None, 0, 0, 0, elapsed, reason="none")
+            return SearchResult(board.xy(cell), 0, 0, 0, elapsed, [board.xy(cell)], reason="level")
+        if level.max_depth is not None or level.max_nodes is not None:
+            limits = dataclasses.replace(limits, max_depth=_least(limits.max_depth, level.max_depth),
+                                         max_nodes=_least(limits.max_nodes, level.max_nodes))
         if limits.turn_ms is None and limits.match_ms is None and limits.time_left_ms is None and (
                 limits.max_nodes is not None or limits.max_depth is not None):
             budget = timeman.Budget(UNTIMED_MS, UNTIMED_MS)  # node or depth limits alone: reproducible
@@ -270,9 +299,20 @@ class Engine:
         spent_ms = (time.perf_counter() - started) * 1000  # set-up time counts against this move too
         soft_ms = max(0.0, budget.soft_ms - spent_ms)
         hard_ms = 0.0 if budget.instant else max(1.0, budget.hard_ms - spent_ms)
-        cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, soft_ms, hard_ms, stop, report)
+        searcher.exclude_root_moves([board.index(x, y) for x, y in exclude])
+        try:
+            cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, soft_ms, hard_ms, stop, report)
+        finally:
+            searcher.exclude_root_moves([])
         elapsed = int((time.perf_counter() - started) * 1000)
         if cell < 0:
             return SearchResult(None, 0, 0, nodes, elapsed, reason="none")
         reason = searcher.last_reason
         return SearchResult(board.xy(cell), score, depth, nodes, elapsed, [board.xy(c) for c in pv], reason)
+
+
+def _least(a: Optional[int], b: Optional[int]) -> Optional[int]:
+    """The smaller of two optional bounds (None: unbounded)."""
+    if a is None:
+        return b
+    return a if b is None else min(a, b)

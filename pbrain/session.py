@@ -76,10 +76,12 @@ class Settings:
     hash_bytes: int = 0
     """Yixin's INFO hash_size (given in KB): the transposition table's size; 0 sizes it from max_memory."""
     rule: Rule = Rule.FREESTYLE
+    strength: int = 100
+    """INFO strength (Rapfi's key), 0..100: the playing level (levels.LEVELS); 100 is full strength."""
     show_detail: int = 1
     """0: no MESSAGE lines about the search; 1: one summary per move; 2, 3: also one per completed iteration."""
     extras: Dict[str, int] = field(default_factory=dict)
-    """Accepted keys Pentad does not act on (game_type, thread_num, pondering, caution_factor, strength)."""
+    """Accepted keys Pentad does not act on (game_type, thread_num, pondering, caution_factor)."""
     folder: str = ""
 
 
@@ -217,6 +219,7 @@ class Session:
                 self.engine = self._engine_factory(width, height, self.settings.rule, self.settings.memory_bytes)
                 if self.settings.hash_bytes:
                     self.engine.set_hash_bytes(self.settings.hash_bytes)
+                self.engine.set_strength(self.settings.strength)
             else:
                 self.engine.new_game(width, height, self.settings.rule)
         except BoardError:
@@ -369,6 +372,12 @@ class Session:
             settings.max_nodes = number if number > 0 else None
         elif key == "show_detail":
             settings.show_detail = number
+        elif key == "strength":
+            if not 0 <= number <= 100:
+                raise ProtocolError(f"{what}: {number} is not in 0..100")
+            settings.strength = number
+            if self.engine is not None:
+                self.engine.set_strength(number)
         elif key == "rule":
             self._set_rule(rule_from_protocol(number))
         elif key == "max_memory":
