@@ -1,4 +1,5 @@
-"""Command line: no sub-command runs the protocol loop (what managers launch); `bench` measures speed."""
+"""Command line: no sub-command runs the protocol loop (what managers launch); `bench` measures speed; `play` is a
+game against Pentad in the terminal."""
 from __future__ import annotations
 
 import argparse
@@ -43,11 +44,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bench.add_argument("--core", action="store_true", help="place+undo per second with the full pattern update")
     bench.add_argument("--seconds", type=float, default=2.0, help="--core: how long to measure")
     bench.add_argument("--depth", type=int, default=None, help="search depth (default: the signature depth)")
+    play = sub.add_parser("play", help="play a game against Pentad in this terminal")
+    play.add_argument("--size", default=None, metavar="N|WxH", help="board size 5..22 (default 15), or WxH")
+    play.add_argument("--rule", default=None, choices=("freestyle", "standard", "renju", "caro"),
+                      help="the rule (default freestyle)")
+    play.add_argument("--black", default=None, choices=("human", "engine"), help="who plays black (default: you)")
+    play.add_argument("--level", type=int, default=None, metavar="N",
+                      help="Pentad's level, 1 (beginner) up to full strength (the default)")
+    play.add_argument("--time", type=float, default=1.0, metavar="SECONDS",
+                      help="Pentad's thinking time per move (default 1)")
+    play.add_argument("--load", default=None, metavar="FILE", help="continue a saved game (.psq, .sgf, move list)")
+    play.add_argument("--show-thinking", action="store_true", help="print Pentad's eval and line with its moves")
     args = parser.parse_args(argv)
     if args.command is None:
         return run_protocol()
     if args.command == "bench":
         return run_bench(args.core, args.seconds, args.depth)
+    if args.command == "play":
+        from pbrain.play import run_play
+
+        return run_play(args)
     parser.print_help()
     return 0
 

@@ -1,0 +1,615 @@
+"""`pbrain-pentad play`: a game against Pentad in a terminal.
+
+`PlaySession` is the whole game and command logic; it reads lines through a function (prompt -> line, raising
+EOFError at the end of input) and writes to a text stream, so tests drive it with a list of lines and a StringIO.
+`run_play` connects it to the terminal: readline editing, colour when stdout is a tty (and NO_COLOR is unset), the
+status line while the engine thinks, and Ctrl-C / Ctrl-D leaving cleanly. The drawing is in screen.py.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Set, TextIO, Tuple
+
+import pbrain
+from pbrain import levels, params, records, screen
+from pbrain.board import DIRECTIONS, BoardError
+from pbrain.engine import Engine, Limits, SearchInfo, SearchResult
+from pbrain.rules import BLACK, WHITE, Rule, opponent
+from pbrain.screen import BoardView, paint, stone_name
+
+Point = Tuple[int, int]
+ENGINE_NAME = "Pentad"
+MIN_SIZE, MAX_SIZE = records.MIN_SIZE, records.MAX_SIZE
+RULES: Dict[str, Rule] = {"freestyle": Rule.FREESTYLE, "standard": Rule.STANDARD, "renju": Rule.RENJU,
+                          "caro": Rule.CARO}
+STATUS_INTERVAL_S = 0.1
+"""How often the thinking status line is redrawn."""
+_POINT_LIKE = re.compile(r"^(?:[a-z]\d+|\d+,\d+)$")
+
+HELP = """\
+Moves: a column letter and a row number, e.g. h8 (the centre of 15x15), or x,y
+counted from 0 at the top left, e.g. 7,7. Pentad then answers.
+Commands:
+  undo        take back your last move and Pentad's answer
+  hint        Pentad's suggestion for you at full strength, with its eval
+  swap        change colours with Pentad (it moves if it is then its turn)
+  new         a new game with the same board, rule and colours
+  save FILE   save the game (.psq Piskvork, .sgf, anything else a move list)
+  load FILE   continue a saved game (you take the side to move)
+  level [N]   list the playing levels, or let Pentad play at level N
+  thinking    show or hide Pentad's eval and expected line with its moves
+  board       draw the board again
+  resign      give the game up (undo takes the resignation back)
+  help        this text
+  quit        leave (Ctrl-D and Ctrl-C leave too)
+Board: X black, O white, . empty, [X] the last move, (X) the winning five,
+x a point black may not play (renju), ? the hint.
+Evals count from the side that moves (Pentad in its answers, you in a hint):
++50 to +100 is about the worth of having the move, +300 a clear advantage.
+'win in N' is a forced five with the winner's Nth move from here, 'loss in N'
+one for the opponent, 'forced' a move that had to be played."""
+
+
+class PlayError(Exception):
+    """A problem with the command line of `play` (bad option value, unreadable --load file)."""
+
+
+@dataclass
+class PlayOptions:
+    """How a session starts (the command line of `play`)."""
+
+    width: int = 15
+    height: int = 15
+    rule: Rule = Rule.FREESTYLE
+    human: int = BLACK
+    """The colour the person plays."""
+    level: Optional[int] = None
+    """Playing level number (levels.LEVELS); None: full strength."""
+    time_s: float = 1.0
+    """Thinking time per engine move."""
+    show_thinking: bool = False
+    load: Optional[str] = None
+    """A game file to continue."""
+    rule_given: bool = False
+    """--rule was given: it overrides a loaded file's rule."""
+    human_given: bool = False
+    """--black was given: a loaded game keeps the colours instead of giving the person the side to move."""
+
+
+@dataclass
+class Outcome:
+    """How a game ended."""
+
+    winner: Optional[int]
+    """BLACK, WHITE, or None for a draw."""
+    how: str
+    """'five', 'full' or 'resign'."""
+    five: Tuple[Point, ...] = ()
+
+
+def parse_size(text: str) -> Tuple[int, int]:
+    """'15' -> (15, 15), '15x20' -> (15, 20) (width x height); raises ValueError outside MIN_SIZE..MAX_SIZE."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX*]\s*(\d+)\s*)?", text)
+    if match is None:
+        raise ValueError(f"bad board size '{text}' (give N or WxH, e.g. 15 or 15x20)")
+    width = int(match.group(1))
+    height = int(match.group(2) or width)
+    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+        raise ValueError(f"board size {width}x{height} out of range ({MIN_SIZE}..{MAX_SIZE})")
+    return width, height
+
+
+def format_eval(score: int) -> str:
+    """A score from the mover's view: '+35', '-120', 'win in 4' (the winner's moves to five), 'loss in 3'."""
+    if abs(score) >= params.WIN_THRESHOLD:
+        plies = params.WIN - abs(score)
+        return f"win in {(plies + 1) // 2}" if score > 0 else f"loss in {max(1, plies // 2)}"
+    return f"{score:+d}"
+
+
+def winning_line(engine: Engine) -> Tuple[Point, ...]:
+    """The stones of the line the last move won with (empty when it did not win)."""
+    if not engine.last_move_wins():
+        return ()
+    board = engine.board
+    last = board.xy(board.last_move())
+    color = board.stone(board.last_move())
+    rule = engine.rule
+    found: List[Tuple[Point, ...]] = []
+    for dx, dy in DIRECTIONS:
+        line = [last]
+        ends = []
+        for sign in (1, -1):
+            x, y = last[0] + sign * dx, last[1] + sign * dy
+            while board.on_board(x, y) and board.stone(board.index(x, y)) == color:
+                line.append((x, y))
+                x, y = x + sign * dx, y + sign * dy
+            ends.append(board.stone(board.index(x, y)) if board.on_board(x, y) else 0)
+        if _wins(len(line), ends, color, rule):
+            found.append(tuple(sorted(line)))
+    return min(found, key=len) if found else ()
+
+
+def _wins(length: int, ends: List[int], color: int, rule: Rule) -> bool:
+    """Whether a run of `length` stones of `color` with `ends` (stones beyond each end, 0: empty or edge) wins."""
+    if length < 5:
+        return False
+    exact = rule in (Rule.STANDARD, Rule.CARO_EXACT) or (rule is Rule.RENJU and color == BLACK)
+    if exact and length != 5:
+        return False
+    if rule in (Rule.CARO, Rule.CARO_EXACT) and length == 5:
+        return not all(end == opponent(color) for end in ends)
+    return True
+
+
+class PlaySession:
+    """One person against the engine: the board, the commands, and the engine's turns.
+
+    `read(prompt)` returns the next line (raising EOFError at the end, KeyboardInterrupt on Ctrl-C); everything
+    is written to `out`. `color` turns on ANSI colour, `live` the status line updated in place while thinking.
+    """
+
+    def __init__(self, options: PlayOptions, read: Callable[[str], str], out: TextIO, color: bool = False,
+                 live: bool = False, engine: Optional[Engine] = None) -> None:
+        self.options = options
+        self.read = read
+        self.out = out
+        self.color = color
+        self.status = screen.StatusLine(out, live)
+        self.human = options.human
+        self.show_thinking = options.show_thinking
+        self.turn_ms = max(1, int(round(options.time_s * 1000)))
+        self.level = levels.LEVELS[-1] if options.level is None else levels.level_by_number(options.level)
+        if engine is None:
+            engine = Engine(options.width, options.height, options.rule)
+        else:
+            engine.new_game(options.width, options.height, options.rule)
+        self.engine = engine
+        self.outcome: Optional[Outcome] = None
+        self.hint: Optional[Point] = None
+        self.quitting = False
+        self.commands: Dict[str, Callable[[str], None]] = {
+            "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
+            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "help": self.cmd_help,
+            "?": self.cmd_help, "quit": self.cmd_quit, "exit": self.cmd_quit, "q": self.cmd_quit,
+            "level": self.cmd_level, "thinking": self.cmd_thinking, "board": self.cmd_board,
+        }
+
+    # --- running ---------------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until quit, end of input or Ctrl-C; returns the exit status (0)."""
+        try:
+            self.start()
+            while not self.quitting:
+                try:
+                    line = self.read(self.prompt())
+                except EOFError:
+                    self.say("")
+                    break
+                self.handle(line)
+        except KeyboardInterrupt:
+            self.status.clear()
+            self.say("")
+        self.say("Goodbye.")
+        return 0
+
+    def start(self) -> None:
+        """The greeting, the --load file (PlayError when it cannot be read), the board, and the engine's move if
+        it is its turn."""
+        if self.options.load:
+            try:
+                self.load_game(records.load(self.options.load), self.options.rule if self.options.rule_given
+                               else None, keep_colours=self.options.human_given)
+            except (records.RecordError, BoardError) as error:
+                raise PlayError(f"cannot load {self.options.load}: {_file_error(error, self.options.load)}") \
+                    from None
+        self.say(paint(f"{ENGINE_NAME} {pbrain.__version__}", "bold", self.color)
+                 + f" - {self.rule_name()} on {self.engine.width}x{self.engine.height}, level "
+                 f"{self.level.number} of {len(levels.LEVELS)} ({self.level.name}), {self.options.time_s:g} s a move.")
+        self.say(f"You play {stone_name(self.human, self.color)}. Type a move such as {self.example_point()}, "
+                 "or help.")
+        if self.options.load:
+            self.say(f"Loaded {self.options.load}: {self.engine.board.move_count} moves.")
+        self.after_change()
+
+    def prompt(self) -> str:
+        """The input prompt: the game-over choices, or whose move it is."""
+        if self.outcome is not None:
+            return "Game over - new, undo, save FILE or quit: "
+        return f"Move {self.engine.board.move_count + 1}, you play {screen.STONE_CHAR[self.human]}: "
+
+    def handle(self, line: str) -> None:
+        """One line of input: a move or a command. The engine then moves if it is its turn."""
+        text = line.strip()
+        if not text:
+            return
+        word, _, rest = text.partition(" ")
+        command = self.commands.get(word.lower())
+        if command is not None:
+            command(rest.strip())
+            return
+        self.human_move(text)
+
+    # --- moves ---------------------------------------------------------------------------------------------------
+    def human_move(self, text: str) -> None:
+        """Play the person's move given as text, or explain why not."""
+        width, height = self.engine.width, self.engine.height
+        compact = re.sub(r"\s+", "", text.lower())
+        try:
+            point = records.parse_point(compact, width, height)
+        except records.RecordError:
+            if _POINT_LIKE.match(compact):
+                last = screen.column_letter(width - 1)
+                self.error(f"{text} is off the board (columns a-{last}, rows 1-{height}; or x,y from 0,0 to "
+                           f"{width - 1},{height - 1}).")
+            else:
+                self.error(f"'{text}' is neither a move nor a command: type a point such as "
+                           f"{self.example_point()}, or help.")
+            return
+        if self.outcome is not None:
+            self.error("The game is over: type new, undo, save FILE or quit.")
+            return
+        name = self.point_name(point)
+        if self.engine.board.stone(self.engine.board.index(*point)) != 0:
+            self.error(f"{name} is already taken.")
+            return
+        if self.engine.side_to_move == BLACK and self.engine.is_forbidden(*point):
+            self.error(f"{name} is forbidden for black under renju (double three, double four or overline).")
+            return
+        self.engine.play(*point)
+        self.hint = None
+        self.after_change()
+
+    def after_change(self) -> None:
+        """After a move or a new position: detect the end, let the engine answer when it is its turn, and draw
+        the board with what happened."""
+        self.check_end()
+        if self.outcome is not None or self.engine.side_to_move == self.human:
+            self.draw()
+            self.announce()
+            return
+        result = self.think(f"{ENGINE_NAME} is thinking", self.level.strength)
+        if result.move is not None:
+            self.engine.play(*result.move)
+        self.check_end()
+        self.draw()
+        if result.move is not None:
+            self.say(f"{ENGINE_NAME} plays {paint(self.point_name(result.move), 'bold', self.color)}.")
+            if self.show_thinking:
+                self.say("  " + self.describe(result))
+        self.announce()
+
+    def check_end(self) -> None:
+        """Set the outcome when the last move made five or filled the board."""
+        if self.outcome is not None:
+            return
+        if self.engine.last_move_wins():
+            board = self.engine.board
+            self.outcome = Outcome(board.stone(board.last_move()), "five", winning_line(self.engine))
+        elif self.engine.board.is_full():
+            self.outcome = Outcome(None, "full")
+
+    def announce(self) -> None:
+        """Say how the game ended, if it did."""
+        outcome = self.outcome
+        if outcome is None:
+            return
+        if outcome.how == "five":
+            line = " ".join(self.point_name(p) for p in outcome.five)
+            if outcome.winner == self.human:
+                self.say(paint(f"Five in a row ({line}): You win!", "good", self.color))
+            else:
+                self.say(paint(f"Five in a row ({line}): {ENGINE_NAME} wins.", "bold", self.color))
+        elif outcome.how == "full":
+            self.say(paint("The board is full: a draw.", "good", self.color))
+        else:
+            self.say(paint(f"You resign: {ENGINE_NAME} wins.", "bold", self.color))
+        self.say("Game over. Type new for another game, undo to take back, save FILE, or quit.")
+
+    # --- thinking --------------------------------------------------------------------------------------------------
+    def think(self, label: str, strength: int) -> SearchResult:
+        """Run the engine at `strength` on a worker thread, showing the status line; Ctrl-C stops it and
+        propagates."""
+        engine = self.engine
+        engine.set_strength(strength)
+        stop = threading.Event()
+        latest: List[SearchInfo] = []
+        box: Dict[str, object] = {}
+
+        def work() -> None:
+            try:
+                box["result"] = engine.think(Limits(turn_ms=self.turn_ms), on_info=latest.append, stop=stop)
+            except BaseException as error:  # handed to the main thread
+                box["error"] = error
+
+        worker = threading.Thread(target=work, name="pentad-think", daemon=True)
+        started = time.monotonic()
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(STATUS_INTERVAL_S)
+                depth = f"depth {latest[-1].depth}, " if latest else ""
+                self.status.show(f"{label}... {depth}{time.monotonic() - started:.1f} s")
+        except KeyboardInterrupt:
+            stop.set()
+            worker.join(2.0)
+            raise
+        finally:
+            self.status.clear()
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        return box["result"]  # type: ignore[return-value]
+
+    def describe(self, result: SearchResult) -> str:
+        """The eval, depth and principal variation of an answer, e.g. 'eval +35, depth 9, pv h8 i9 j10'."""
+        pv = " ".join(self.point_name(p) for p in result.pv[:12])
+        if result.reason == "level":
+            return f"level {self.level.number} ({self.level.name}) picks by shape: no search, no eval"
+        if result.reason == "defend":
+            text = "forced: the only defence"
+        elif result.reason == "win":
+            text = "five"
+        else:
+            text = f"eval {format_eval(result.score)}"
+            text += f", depth {result.depth}" if result.depth else f" ({result.reason})"
+        text += f", {result.time_ms / 1000:.1f} s"
+        return text + (f", pv {pv}" if pv else "")
+
+    # --- commands ---------------------------------------------------------------------------------------------------
+    def cmd_undo(self, _arg: str) -> None:
+        """Take back moves down to and including the person's last stone, so it is their turn again."""
+        if self.outcome is not None and self.outcome.how == "resign":
+            self.outcome = None
+            self.say("Resignation taken back.")
+            self.draw()
+            return
+        stones = self.engine.stones()
+        if not any(color == self.human for _, _, color in stones):
+            self.error("Nothing to take back: you have no stone on the board.")
+            return
+        taken = []
+        while True:
+            x, y, color = stones.pop()
+            self.engine.undo()
+            taken.append(self.point_name((x, y)))
+            if color == self.human:
+                break
+        self.outcome = None
+        self.hint = None
+        self.say("Took back " + " and ".join(reversed(taken)) + ".")
+        self.draw()
+
+    def cmd_hint(self, _arg: str) -> None:
+        """The engine's choice for the person at full strength (not played)."""
+        if self.outcome is not None:
+            self.error("The game is over: type new, undo, save FILE or quit.")
+            return
+        result = self.think("Looking for a hint", levels.FULL_STRENGTH)
+        if result.move is None:
+            self.error("No move is left.")
+            return
+        self.hint = result.move
+        self.draw()
+        self.say(f"Hint: {paint(self.point_name(result.move), 'bold', self.color)} ({self.describe(result)}).")
+
+    def cmd_swap(self, _arg: str) -> None:
+        """The person takes the other colour; the engine moves if it is then its turn."""
+        if self.outcome is not None:
+            self.error("The game is over: type new, undo, save FILE or quit.")
+            return
+        self.human = opponent(self.human)
+        self.hint = None
+        self.say(f"You now play {stone_name(self.human, self.color)}; {ENGINE_NAME} plays "
+                 f"{stone_name(opponent(self.human), self.color)}.")
+        self.after_change()
+
+    def cmd_new(self, _arg: str) -> None:
+        """A new game, same board, rule and colours."""
+        self.engine.new_game(self.engine.width, self.engine.height, self.engine.rule)
+        self.outcome = None
+        self.hint = None
+        self.say(f"New game: you play {stone_name(self.human, self.color)}.")
+        self.after_change()
+
+    def cmd_save(self, arg: str) -> None:
+        """Save the game to a file."""
+        if not arg:
+            self.error("Usage: save FILE (.psq Piskvork, .sgf, anything else a plain move list).")
+            return
+        path = os.path.expanduser(arg)
+        try:
+            records.save(path, self.record())
+        except (records.RecordError, OSError) as error:
+            self.error(f"Cannot save {path}: {_file_error(error, path)}")
+            return
+        self.say(f"Saved {self.engine.board.move_count} moves to {path}.")
+
+    def cmd_load(self, arg: str) -> None:
+        """Continue a saved game (the person takes the side to move)."""
+        if not arg:
+            self.error("Usage: load FILE (.psq, .sgf or a plain move list).")
+            return
+        path = os.path.expanduser(arg)
+        try:
+            game = records.load(path)
+            self.load_game(game)
+        except (records.RecordError, BoardError, OSError) as error:
+            self.error(f"Cannot load {path}: {_file_error(error, path)}")
+            return
+        self.say(f"Loaded {path}: {self.rule_name()} on {self.engine.width}x{self.engine.height}, "
+                 f"{len(game.moves)} moves; you play {stone_name(self.human, self.color)}.")
+        self.after_change()
+
+    def cmd_resign(self, _arg: str) -> None:
+        """Give the game up."""
+        if self.outcome is not None:
+            self.error("The game is already over.")
+            return
+        self.outcome = Outcome(opponent(self.human), "resign")
+        self.announce()
+
+    def cmd_level(self, arg: str) -> None:
+        """List the levels, or set one."""
+        if arg:
+            try:
+                self.level = levels.level_by_number(int(arg))
+            except ValueError:
+                self.error(f"There is no level '{arg}': choose 1..{len(levels.LEVELS)}.")
+                return
+            self.say(f"{ENGINE_NAME} plays at level {self.level.number} ({self.level.name}) from now on.")
+            return
+        for level in levels.LEVELS:
+            mark = "*" if level is self.level else " "
+            self.say(f" {mark} {level.number}  {level.name:<9} {level.description}")
+        self.say("Type level N to change.")
+
+    def cmd_thinking(self, _arg: str) -> None:
+        """Toggle --show-thinking."""
+        self.show_thinking = not self.show_thinking
+        self.say(f"Pentad's eval and principal variation are {'shown' if self.show_thinking else 'hidden'}.")
+
+    def cmd_board(self, _arg: str) -> None:
+        self.draw()
+
+    def cmd_help(self, _arg: str) -> None:
+        self.say(HELP)
+
+    def cmd_quit(self, _arg: str) -> None:
+        self.quitting = True
+
+    # --- position --------------------------------------------------------------------------------------------------
+    def load_game(self, game: records.Game, rule: Optional[Rule] = None, keep_colours: bool = False) -> None:
+        """Set up a recorded game (raises RecordError / BoardError and keeps the current game when it cannot be
+        played); the person takes the side to move unless `keep_colours` or the game is already over."""
+        rule = Rule(game.rule) if rule is None else rule
+        engine = self.engine
+        saved = (engine.width, engine.height, engine.rule, [(x, y) for x, y, _ in engine.stones()])
+        try:
+            engine.new_game(game.width, game.height, rule)
+            for number, point in enumerate(game.moves, 1):
+                if engine.last_move_wins():
+                    raise records.RecordError(f"move {number} comes after the game was won")
+                engine.play(*point)
+        except (records.RecordError, BoardError):
+            width, height, old_rule, moves = saved
+            engine.new_game(width, height, old_rule)
+            for point in moves:
+                engine.play(*point)
+            raise
+        self.outcome = None
+        self.hint = None
+        self.check_end()
+        if self.outcome is None and not keep_colours:
+            self.human = engine.side_to_move
+
+    def record(self) -> records.Game:
+        """The game as a record."""
+        engine = self.engine
+        you = os.environ.get("USER") or "You"
+        me = f"{ENGINE_NAME} {pbrain.__version__} level {self.level.number}"
+        result = ""
+        if self.outcome is not None:
+            result = {BLACK: "B+", WHITE: "W+", None: "draw"}[self.outcome.winner]
+        return records.Game(engine.width, engine.height, engine.rule, [(x, y) for x, y, _ in engine.stones()],
+                            black=you if self.human == BLACK else me, white=me if self.human == BLACK else you,
+                            result=result)
+
+    # --- output ------------------------------------------------------------------------------------------------------
+    def draw(self) -> None:
+        """Print the board."""
+        engine = self.engine
+        board = engine.board
+        stones = {(x, y): color for x, y, color in engine.stones()}
+        last = board.xy(board.last_move()) if board.move_count else None
+        forbidden: Set[Point] = set()
+        if self.outcome is None and engine.rule.has_forbidden and engine.side_to_move == BLACK:
+            forbidden = set(engine.forbidden_points())
+        five = set(self.outcome.five) if self.outcome is not None else set()
+        view = BoardView(engine.width, engine.height, stones, last, five, forbidden, self.hint)
+        self.say("")
+        self.say(screen.render_board(view, self.color))
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def error(self, text: str) -> None:
+        self.say(paint(text, "error", self.color))
+
+    def point_name(self, point: Point) -> str:
+        return records.format_point(point, self.engine.height)
+
+    def example_point(self) -> str:
+        return self.point_name((self.engine.width // 2, self.engine.height // 2))
+
+    def rule_name(self) -> str:
+        return self.engine.rule.name.lower().replace("_", " ")
+
+
+def _file_error(error: BaseException, path: str) -> str:
+    """The message of a file error without the path that the caller names anyway."""
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    message = str(error)
+    for prefix in (f"cannot read {path}: ", f"cannot write {path}: ", f"{path}: ", f"{path} "):
+        if message.startswith(prefix):
+            return message[len(prefix):]
+    return message
+
+
+# --- the terminal ----------------------------------------------------------------------------------------------------
+def options_from_args(args: argparse.Namespace) -> PlayOptions:
+    """PlayOptions from the parsed command line; raises PlayError for a bad value."""
+    try:
+        width, height = parse_size(args.size) if args.size else (15, 15)
+    except ValueError as error:
+        raise PlayError(str(error)) from None
+    if args.level is not None:
+        try:
+            levels.level_by_number(args.level)
+        except ValueError:
+            raise PlayError(f"--level must be 1..{len(levels.LEVELS)}: " + ", ".join(
+                f"{level.number} {level.name}" for level in levels.LEVELS)) from None
+    if not (args.time > 0 and args.time <= 3600):
+        raise PlayError("--time must be more than 0 and at most 3600 seconds")
+    return PlayOptions(width=width, height=height, rule=RULES[args.rule or "freestyle"],
+                       human=WHITE if args.black == "engine" else BLACK, level=args.level, time_s=args.time,
+                       show_thinking=args.show_thinking, load=args.load, rule_given=args.rule is not None,
+                       human_given=args.black is not None)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """`pbrain-pentad play`: the game in this terminal. Returns the exit status."""
+    import sys
+
+    try:
+        options = options_from_args(args)
+    except PlayError as error:
+        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    interactive = screen.is_tty(sys.stdin) and screen.is_tty(out)
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    status = screen.StatusLine(out, screen.is_tty(out))
+    try:
+        status.show("Setting up the board...")
+        session = PlaySession(options, input, out, color=screen.wants_color(out), live=screen.is_tty(out))
+        status.clear()
+        return session.run()
+    except PlayError as error:
+        status.clear()
+        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        status.clear()
+        print("Goodbye.")
+        return 0
