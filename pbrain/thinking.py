@@ -66,6 +66,9 @@ class Thinker:
         self.done_tag = done_tag
         self.on_info = on_info
         self.job: Optional[Job] = None
+        self._answering = threading.Lock()
+        """Held while a progress line is printed and while the watchdog takes over the answer, so no progress
+        line can follow the watchdog's answer."""
 
     def launch(self, work: Work, fallback: Answer, legal: Set[Point], budget: Budget, received: float) -> None:
         """Start `work` under `budget` (counted from now). The watchdog sets the stop flag just after the engine's
@@ -82,8 +85,9 @@ class Thinker:
     def _run(self, job: Job) -> None:
         def on_info(info: SearchInfo) -> None:
             job.last_info = info
-            if job.answered is None:
-                self.on_info(job, info)
+            with self._answering:
+                if job.answered is None:
+                    self.on_info(job, info)
 
         try:
             outcome: object = job.work(job.stop, on_info)
@@ -121,7 +125,8 @@ class Thinker:
             answer = Answer(f"{info.pv[0][0]},{info.pv[0][1]}", list(answer.chatter), [info.pv[0]], answer.position)
         answer.chatter = ["MESSAGE the search overran its deadline: answering with the best move known"] + [
             line for line in answer.chatter if not line.startswith("MESSAGE the search overran")]
-        job.answered = answer
+        with self._answering:  # a progress line being printed goes out first; none comes after this answer
+            job.answered = answer
         return answer
 
     def done(self, job: Job) -> None:
