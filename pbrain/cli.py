@@ -1,5 +1,5 @@
 """Command line: no sub-command runs the protocol loop (what managers launch); `bench` measures speed; `play` is a
-game against Pentad in the terminal."""
+game against Pentad in the terminal; `analyze` analyses a position or a game."""
 from __future__ import annotations
 
 import argparse
@@ -55,6 +55,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       help="Pentad's thinking time per move (default 1)")
     play.add_argument("--load", default=None, metavar="FILE", help="continue a saved game (.psq, .sgf, move list)")
     play.add_argument("--show-thinking", action="store_true", help="print Pentad's eval and line with its moves")
+    analyze = sub.add_parser("analyze", help="analyse a position or a whole game (evals, best moves, threats)",
+                             description="Analyse a game record or a move list: by default a finished game from a "
+                             "file move by move (--game), anything else as the final position (--position).")
+    analyze.add_argument("file", nargs="?", default=None, metavar="FILE", help="game record: .psq, .sgf or move list")
+    analyze.add_argument("--moves", default=None, metavar="MOVES", help='the moves instead of a file: "h8 i9 ..."')
+    analyze.add_argument("--size", default=None, metavar="N|WxH", help="--moves: board size (default 15)")
+    analyze.add_argument("--rule", default=None, choices=("freestyle", "standard", "renju", "caro"),
+                         help="the rule (default: the record's; freestyle for --moves)")
+    mode = analyze.add_mutually_exclusive_group()
+    mode.add_argument("--game", action="store_true", help="evaluate every move of the game")
+    mode.add_argument("--position", action="store_true", help="analyse only the final position")
+    analyze.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                         help="search time per position (default 1 for a position, 0.3 per move of a game)")
+    analyze.add_argument("--depth", type=int, default=None, metavar="N",
+                         help="fixed search depth (alone: reproducible, no clock)")
+    analyze.add_argument("--nbest", type=int, default=3, metavar="N", help="best moves to list (default 3)")
+    analyze.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    analyze.add_argument("--png", default=None, metavar="FILE", help="game: draw the evals as a PNG (matplotlib)")
     args = parser.parse_args(argv)
     if args.command is None:
         return run_protocol()
@@ -64,6 +82,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from pbrain.play import run_play
 
         return run_play(args)
+    if args.command == "analyze":
+        from pbrain.analyze_cli import run_analyze
+
+        return run_analyze(args)
     parser.print_help()
     return 0
 
