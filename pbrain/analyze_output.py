@@ -145,7 +145,7 @@ def marks_text(report: GameReport, color: int) -> str:
     name = color_name(color).capitalize()
     if not marked:
         return f"{name}: no marked moves."
-    counts = [f"{n} {kind}{'es' if kind == MISSED_WIN and n > 1 else 's' if n > 1 else ''}"
+    counts = [f"{n} {kind}{'s' if n > 1 else ''}"
               for kind in (MISSED_WIN, BLUNDER, MISTAKE) for n in [sum(m.mark == kind for m in marked)] if n]
     items = [f"{_move_name(m, report.height)} {m.mark} (best {_best_name(m, report.height)})" for m in marked]
     return f"{name}: {', '.join(counts)}: {', '.join(items)}."
