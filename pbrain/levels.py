@@ -45,7 +45,7 @@ LEVELS: Tuple[Level, ...] = (
           scorer_choice=1),
     Level(3, "casual", 30, "alpha-beta to depth 2", max_depth=2, max_nodes=20_000),
     Level(4, "club", 50, "alpha-beta to depth 4 with short threat searches", max_depth=4, max_nodes=60_000),
-    Level(5, "strong", 75, "alpha-beta to depth 6, 200 k nodes a move", max_depth=6, max_nodes=200_000),
+    Level(5, "strong", 75, "alpha-beta to depth 7, 300 k nodes a move", max_depth=7, max_nodes=300_000),
     Level(6, "master", FULL_STRENGTH, "full strength: the tournament engine"),
 )
 """Weakest first; the last is full strength (the default)."""
