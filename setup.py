@@ -8,7 +8,7 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-HOT_CORE = ["board", "evaluation", "movegen", "threats", "tt", "search"]
+HOT_CORE = ["board", "evaluation", "movegen", "threats", "tt", "rootthreats", "search"]
 DIRECTIVES = {
     "language_level": 3,
     "boundscheck": False,

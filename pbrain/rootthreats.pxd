@@ -1,0 +1,46 @@
+# C view of pbrain/rootthreats.py
+cimport cython
+from pbrain.board cimport Board, BLACK, P4_FIVE, P4_FLEX4
+from pbrain.movegen cimport MoveGen, MAX_MOVES
+from pbrain.threats cimport ThreatSolver
+
+cdef enum:
+    WIN = 30000
+    CHECK_EVERY = 1024
+
+cdef class RootThreats:
+    cdef readonly Board board
+    cdef MoveGen gen
+    cdef ThreatSolver threats
+    cdef readonly long nodes
+    cdef long node_limit, next_check
+    cdef bint aborted
+    cdef double started, hard_s
+    cdef object stop
+    cdef unsigned long long black_key, white_key
+    cdef public int root_vcf_nodes, root_vcf_fours, root_vct_nodes, root_vct_threats
+    cdef public int defence_vcf_nodes, defence_vct_nodes, defence_probe_max, verify_nodes
+    cdef bint threatened
+    cdef int[::1] root_moves
+    cdef readonly int root_count
+    cdef int proof_count, proof_threats
+    cdef unsigned long long proof_key
+    cdef int vct_threats, vcf_fours
+    cdef int instant_score
+    cdef readonly object last_reason
+
+    cdef void _bind(self, Board board)
+    cdef void _check_limits(self)
+    cdef unsigned long long _key(self) noexcept
+    @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
+    cdef int _instant_answer(self) noexcept
+    @cython.locals(share=long, found=bint, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double)
+    cdef tuple _threat_phase(self, int max_depth, long max_nodes, double soft_s, double hard_ms, bint converting)
+    cdef void _remember_proof(self, int move, int threats)
+    @cython.locals(found=bint, last=int)
+    cdef bint _continues_proof(self)
+    @cython.locals(me=int, threatened=bint, n=int, kept=int, survivors=int, i=int, move=int, probe_vcf=long, probe_vct=long, horizon=int, budget=long)
+    cdef void _restrict_to_defences(self, double threat_deadline, double deadline, long threat_nodes, long node_budget_end)
+    cdef bint _refuted(self, int move)
+    @cython.locals(refuted=bint)
+    cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)
