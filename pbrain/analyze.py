@@ -16,11 +16,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from pbrain import analysis, params, records
+from pbrain import analysis, games, params, records
 from pbrain.board import DIRECTIONS, Board, BoardError
 from pbrain.engine import Engine, Limits, Point, StopFlag
 from pbrain.patterns import Pattern, Pattern4
-from pbrain.play import format_eval
+from pbrain.games import format_eval
 from pbrain.rules import BLACK, WHITE, Rule, opponent
 
 MISTAKE_DROP = 100
@@ -70,26 +70,12 @@ def capped(score: int) -> int:
 def setup(game: records.Game, rule: Optional[Rule] = None, engine: Optional[Engine] = None) -> Engine:
     """An engine with the game's moves played (`rule` overrides the record's). Raises AnalyzeError naming the
     move for a move off the board, on a stone, forbidden for black under renju, or played after a five."""
-    rule = Rule(game.rule) if rule is None else rule
     try:
         if engine is None:
-            engine = Engine(game.width, game.height, rule)
-        else:
-            engine.new_game(game.width, game.height, rule)
-    except BoardError as error:
+            engine = Engine(game.width, game.height, Rule(game.rule) if rule is None else rule)
+        games.replay(engine, game, rule)
+    except (BoardError, records.RecordError) as error:
         raise AnalyzeError(str(error)) from None
-    for number, (x, y) in enumerate(game.moves, 1):
-        name = _name((x, y), game.height)
-        if engine.last_move_wins():
-            winner = color_name(engine.board.stone(engine.board.last_move()))
-            raise AnalyzeError(f"move {number} ({name}) comes after {winner}'s five at move {number - 1}")
-        if not engine.board.on_board(x, y):
-            raise AnalyzeError(f"move {number} ({x},{y}) is off the {game.width}x{game.height} board")
-        if engine.board.stone(engine.board.index(x, y)) != 0:
-            raise AnalyzeError(f"move {number} ({name}) is on a stone already there")
-        if engine.side_to_move == BLACK and engine.is_forbidden(x, y):
-            raise AnalyzeError(f"move {number} ({name}) is forbidden for black under renju")
-        engine.play(x, y)
     return engine
 
 

@@ -16,7 +16,7 @@ from pbrain import params, records
 from pbrain.analyze import (DEFAULT_GAME_TIME_S, DEFAULT_POSITION_TIME_S, AnalyzeError, Interrupted, Progress,
                             analyze_game, analyze_position, is_finished, setup, time_limits)
 from pbrain.engine import Engine, Limits
-from pbrain.play import RULES, parse_size
+from pbrain.games import RULES, parse_size
 from pbrain.rules import Rule
 
 PROG = "pbrain-pentad analyze"

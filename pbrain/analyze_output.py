@@ -30,7 +30,7 @@ from pbrain import records, screen
 from pbrain.analyze import (BLUNDER, MISSED_WIN, MISTAKE, GameReport, Line, MoveReport, PositionReport, Threat,
                             black_view_text, color_name, is_proven)
 from pbrain.engine import Limits
-from pbrain.play import format_eval
+from pbrain.games import format_eval
 from pbrain.rules import BLACK, WHITE, Rule
 
 PV_SHOWN = 10

@@ -16,17 +16,15 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Set, TextIO, Tuple
 
 import pbrain
-from pbrain import levels, params, records, screen
-from pbrain.board import DIRECTIONS, BoardError
+from pbrain import levels, records, screen
+from pbrain.board import BoardError
 from pbrain.engine import Engine, Limits, SearchInfo, SearchResult
+from pbrain.games import RULES, format_eval, parse_size, replay, winning_line
 from pbrain.rules import BLACK, WHITE, Rule, opponent
 from pbrain.screen import BoardView, paint, stone_name
 
 Point = Tuple[int, int]
 ENGINE_NAME = "Pentad"
-MIN_SIZE, MAX_SIZE = records.MIN_SIZE, records.MAX_SIZE
-RULES: Dict[str, Rule] = {"freestyle": Rule.FREESTYLE, "standard": Rule.STANDARD, "renju": Rule.RENJU,
-                          "caro": Rule.CARO}
 STATUS_INTERVAL_S = 0.1
 """How often the thinking status line is redrawn."""
 _POINT_LIKE = re.compile(r"^(?:[a-z]\d+|\d+,\d+)$")
@@ -90,61 +88,6 @@ class Outcome:
     how: str
     """'five', 'full' or 'resign'."""
     five: Tuple[Point, ...] = ()
-
-
-def parse_size(text: str) -> Tuple[int, int]:
-    """'15' -> (15, 15), '15x20' -> (15, 20) (width x height); raises ValueError outside MIN_SIZE..MAX_SIZE."""
-    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX*]\s*(\d+)\s*)?", text)
-    if match is None:
-        raise ValueError(f"bad board size '{text}' (give N or WxH, e.g. 15 or 15x20)")
-    width = int(match.group(1))
-    height = int(match.group(2) or width)
-    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
-        raise ValueError(f"board size {width}x{height} out of range ({MIN_SIZE}..{MAX_SIZE})")
-    return width, height
-
-
-def format_eval(score: int) -> str:
-    """A score from the mover's view: '+35', '-120', 'win in 4' (the winner's moves to five), 'loss in 3'."""
-    if abs(score) >= params.WIN_THRESHOLD:
-        plies = params.WIN - abs(score)
-        return f"win in {(plies + 1) // 2}" if score > 0 else f"loss in {max(1, plies // 2)}"
-    return f"{score:+d}"
-
-
-def winning_line(engine: Engine) -> Tuple[Point, ...]:
-    """The stones of the line the last move won with (empty when it did not win)."""
-    if not engine.last_move_wins():
-        return ()
-    board = engine.board
-    last = board.xy(board.last_move())
-    color = board.stone(board.last_move())
-    rule = engine.rule
-    found: List[Tuple[Point, ...]] = []
-    for dx, dy in DIRECTIONS:
-        line = [last]
-        ends = []
-        for sign in (1, -1):
-            x, y = last[0] + sign * dx, last[1] + sign * dy
-            while board.on_board(x, y) and board.stone(board.index(x, y)) == color:
-                line.append((x, y))
-                x, y = x + sign * dx, y + sign * dy
-            ends.append(board.stone(board.index(x, y)) if board.on_board(x, y) else 0)
-        if _wins(len(line), ends, color, rule):
-            found.append(tuple(sorted(line)))
-    return min(found, key=len) if found else ()
-
-
-def _wins(length: int, ends: List[int], color: int, rule: Rule) -> bool:
-    """Whether a run of `length` stones of `color` with `ends` (stones beyond each end, 0: empty or edge) wins."""
-    if length < 5:
-        return False
-    exact = rule in (Rule.STANDARD, Rule.CARO_EXACT) or (rule is Rule.RENJU and color == BLACK)
-    if exact and length != 5:
-        return False
-    if rule in (Rule.CARO, Rule.CARO_EXACT) and length == 5:
-        return not all(end == opponent(color) for end in ends)
-    return True
 
 
 class PlaySession:
@@ -484,23 +427,10 @@ class PlaySession:
 
     # --- position --------------------------------------------------------------------------------------------------
     def load_game(self, game: records.Game, rule: Optional[Rule] = None, keep_colours: bool = False) -> None:
-        """Set up a recorded game (raises RecordError / BoardError and keeps the current game when it cannot be
-        played); the person takes the side to move unless `keep_colours` or the game is already over."""
-        rule = Rule(game.rule) if rule is None else rule
+        """Set up a recorded game (games.replay: raises RecordError / BoardError and keeps the current game when it
+        cannot be played); the person takes the side to move unless `keep_colours` or the game is already over."""
         engine = self.engine
-        saved = (engine.width, engine.height, engine.rule, [(x, y) for x, y, _ in engine.stones()])
-        try:
-            engine.new_game(game.width, game.height, rule)
-            for number, point in enumerate(game.moves, 1):
-                if engine.last_move_wins():
-                    raise records.RecordError(f"move {number} comes after the game was won")
-                engine.play(*point)
-        except (records.RecordError, BoardError):
-            width, height, old_rule, moves = saved
-            engine.new_game(width, height, old_rule)
-            for point in moves:
-                engine.play(*point)
-            raise
+        replay(engine, game, rule)
         self.outcome = None
         self.hint = None
         self.check_end()

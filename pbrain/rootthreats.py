@@ -16,7 +16,7 @@ import cython
 from pbrain import params
 from pbrain.board import Board
 from pbrain.movegen import MoveGen
-from pbrain.threats import ThreatSolver
+from pbrain.threats import SIDE_KEYS, ThreatSolver
 
 if not cython.compiled:
     from pbrain.board import BLACK, P4_FIVE, P4_FLEX4  # noqa: F401
@@ -26,7 +26,6 @@ if not cython.compiled:
     CHECK_EVERY = 1024
 
 COMPILED = cython.compiled
-_SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
 assert params.WIN == 30000
 
 
@@ -36,8 +35,8 @@ class RootThreats:
     def __init__(self, board: Board) -> None:
         self.root_moves = array("i", [0]) * MAX_MOVES
         self._bind(board)
-        self.black_key = _SIDE_KEY[1]
-        self.white_key = _SIDE_KEY[2]
+        self.black_key = SIDE_KEYS[1]
+        self.white_key = SIDE_KEYS[2]
         self.nodes = 0
         self.node_limit = 0
         self.aborted = False

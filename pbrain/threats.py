@@ -25,7 +25,8 @@ if not cython.compiled:
     VCF_INSIDE_VCT = 10
 
 COMPILED = cython.compiled
-_SIDE_KEY = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
+SIDE_KEYS = (0, 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
+"""Zobrist keys of the side to move (index: colour), mixed into the board hash by every table keyed on positions."""
 
 
 class ThreatSolver:
@@ -48,8 +49,8 @@ class ThreatSolver:
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
-        self.black_key = _SIDE_KEY[1]
-        self.white_key = _SIDE_KEY[2]
+        self.black_key = SIDE_KEYS[1]
+        self.white_key = SIDE_KEYS[2]
         self.stop = None
         """Anything with is_set() (the searcher's stop flag), looked at with the deadline every 1024 nodes."""
 
