@@ -42,6 +42,8 @@ class Request:
     png: Optional[str]
     source: str
     """The record's file name; empty for --moves."""
+    search: str = "alphabeta"
+    """--engine: the search that analyses ('alphabeta' or 'mcts')."""
 
     def limits(self) -> Limits:
         """The limits for one position in the request's mode."""
@@ -85,8 +87,11 @@ def request_from_args(args: argparse.Namespace) -> Request:
         raise AnalyzeError("--png draws a game analysis: leave out --position")
     if args.png and not os.path.isdir(os.path.dirname(os.path.abspath(args.png))):
         raise AnalyzeError(f"--png: no directory for {args.png}")
+    search = getattr(args, "engine", None) or "alphabeta"
+    if search == "mcts" and args.depth is not None:
+        raise AnalyzeError("--depth is for the alphabeta search: give the Monte Carlo tree search --time")
     return Request(game, rule, "game" if args.png else mode, args.time, args.depth, args.nbest, args.json, args.png,
-                   source)
+                   source, search)
 
 
 def run_analyze(args: argparse.Namespace) -> int:
@@ -100,6 +105,7 @@ def run_analyze(args: argparse.Namespace) -> int:
                   "pip install matplotlib)", file=sys.stderr)
             return EXIT_NO_MATPLOTLIB
         engine = setup(request.game, request.rule)
+        engine.set_search_kind(request.search)
         request.resolve_mode(engine)
         limits = request.limits()
         if request.mode == "game":

@@ -44,16 +44,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     bench.add_argument("--core", action="store_true", help="place+undo per second with the full pattern update")
     bench.add_argument("--seconds", type=float, default=2.0, help="--core: how long to measure")
     bench.add_argument("--depth", type=int, default=None, help="search depth (default: the signature depth)")
-    play = sub.add_parser("play", help="play a game against Pentad in this terminal")
-    play.add_argument("--size", default=None, metavar="N|WxH", help="board size 5..22 (default 15), or WxH")
+    play = sub.add_parser("play", help="play a game against Pentad in this terminal (gomoku or Connect Four)")
+    play.add_argument("--game", default="gomoku", choices=("gomoku", "connect4"),
+                      help="the game: gomoku (the default) or connect4 (7x6 Connect Four)")
+    play.add_argument("--engine", default=None, choices=("alphabeta", "mcts", "uct"),
+                      help="Pentad's search: alphabeta (the default), mcts, or uct (connect4 only)")
+    play.add_argument("--size", default=None, metavar="N|WxH", help="gomoku: board size 5..22 (default 15), or WxH")
     play.add_argument("--rule", default=None, choices=("freestyle", "standard", "renju", "caro"),
-                      help="the rule (default freestyle)")
-    play.add_argument("--black", default=None, choices=("human", "engine"), help="who plays black (default: you)")
+                      help="gomoku: the rule (default freestyle)")
+    play.add_argument("--black", default=None, choices=("human", "engine"),
+                      help="gomoku: who plays black (default: you)")
+    play.add_argument("--first", default=None, choices=("human", "engine"),
+                      help="connect4: who moves first, as X (default: you)")
     play.add_argument("--level", type=int, default=None, metavar="N",
-                      help="Pentad's level, 1 (beginner) up to full strength (the default)")
+                      help="gomoku: Pentad's level, 1 (beginner) up to full strength (the default)")
     play.add_argument("--time", type=float, default=1.0, metavar="SECONDS",
                       help="Pentad's thinking time per move (default 1)")
-    play.add_argument("--load", default=None, metavar="FILE", help="continue a saved game (.psq, .sgf, move list)")
+    play.add_argument("--load", default=None, metavar="FILE",
+                      help="continue a saved game (gomoku: .psq, .sgf, move list; connect4: column digits)")
     play.add_argument("--show-thinking", action="store_true", help="print Pentad's eval and line with its moves")
     analyze = sub.add_parser("analyze", help="analyse a position or a whole game (evals, best moves, threats)",
                              description="Analyse a game record or a move list: by default a finished game from a "
@@ -70,6 +78,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                          help="search time per position (default 1 for a position, 0.3 per move of a game)")
     analyze.add_argument("--depth", type=int, default=None, metavar="N",
                          help="fixed search depth (alone: reproducible, no clock)")
+    analyze.add_argument("--engine", default="alphabeta", choices=("alphabeta", "mcts"),
+                         help="the search: alphabeta (default) or mcts, the Monte Carlo tree search")
     analyze.add_argument("--nbest", type=int, default=3, metavar="N", help="best moves to list (default 3)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     analyze.add_argument("--png", default=None, metavar="FILE", help="game: draw the evals as a PNG (matplotlib)")
@@ -78,6 +88,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return run_protocol()
     if args.command == "bench":
         return run_bench(args.core, args.seconds, args.depth)
+    if args.command == "play" and args.game == "connect4":
+        from pbrain.play_connect4 import run_connect4
+
+        return run_connect4(args)
     if args.command == "play":
         from pbrain.play import run_play
 

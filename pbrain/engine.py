@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from pbrain import levels, params, timeman
+from pbrain import levels, mcts_player, params, timeman
 from pbrain.board import Board, BoardError
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.search import Searcher
@@ -86,8 +86,9 @@ class SearchResult:
     """Principal variation starting with `move`."""
     reason: str = "search"
     """Why this move: 'win' (five now), 'defend' (the only block), 'vcf' (forced win found), 'static'
-    (no time to search), 'vct' (forced win by threats), 'search', 'level' (a pattern-scorer level's choice), or
-    'none' (no move: board full)."""
+    (no time to search), 'vct' (forced win by threats), 'search', 'level' (a pattern-scorer level's choice),
+    'mcts' (the Monte Carlo tree search's most visited move), 'mcts-proof' (its proven result), 'forced' (its
+    pre-selection left one move) or 'none' (no move: board full)."""
 
     @property
     def nps(self) -> int:
@@ -105,6 +106,7 @@ class Engine:
         self._board = Board(width, height or width, int(rule))
         self._searcher: Optional[Searcher] = None
         self._strength = levels.FULL_STRENGTH
+        self._search_kind = "alphabeta"
 
     # --- position -----------------------------------------------------------------------------------------------
     @property
@@ -220,6 +222,18 @@ class Engine:
         """Play every later think at the level `strength` selects (clamped to 0..100; INFO strength)."""
         self._strength = max(0, min(levels.FULL_STRENGTH, int(strength)))
 
+    @property
+    def search_kind(self) -> str:
+        """'alphabeta' (the tournament search) or 'mcts' (Monte Carlo tree search) at full strength; a lower
+        level plays its own search whatever this says."""
+        return self._search_kind
+
+    def set_search_kind(self, kind: str) -> None:
+        """Think with `kind` from now on (one of mcts_player.SEARCHES); ValueError otherwise."""
+        if kind not in mcts_player.SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(mcts_player.SEARCHES)}, not {kind!r}")
+        self._search_kind = kind
+
     def set_memory(self, memory_bytes: int) -> None:
         """The memory the whole process may use (INFO max_memory; 0 means no limit). Resizes the hash table."""
         if memory_bytes != self.memory_bytes:
@@ -276,6 +290,8 @@ class Engine:
             if cell < 0:
                 return SearchResult(None, 0, 0, 0, elapsed, reason="none")
             return SearchResult(board.xy(cell), 0, 0, 0, elapsed, [board.xy(cell)], reason="level")
+        if level.search == "mcts" or (self._search_kind == "mcts" and level.strength == levels.FULL_STRENGTH):
+            return self._think_mcts(limits, level, on_info, stop, exclude, started)
         if level.max_depth is not None or level.max_nodes is not None:
             limits = dataclasses.replace(limits, max_depth=_least(limits.max_depth, level.max_depth),
                                          max_nodes=_least(limits.max_nodes, level.max_nodes))
@@ -309,6 +325,29 @@ class Engine:
             return SearchResult(None, 0, 0, nodes, elapsed, reason="none")
         reason = searcher.last_reason
         return SearchResult(board.xy(cell), score, depth, nodes, elapsed, [board.xy(c) for c in pv], reason)
+
+    def _think_mcts(self, limits: Limits, level: levels.Level, on_info: Optional[Callable[[SearchInfo], None]],
+                    stop: Optional[StopFlag], exclude: Sequence[Point], started: float) -> SearchResult:
+        """`think` with the Monte Carlo tree search: the turn's time (as the alpha-beta search would spend it)
+        and/or an iteration cap (the level's, or `limits.max_nodes`)."""
+        board = self._board
+        iterations = _least(limits.max_nodes, level.max_nodes) or 0
+        timed = limits.turn_ms is not None or limits.match_ms is not None or limits.time_left_ms is not None
+        time_s = 0.0
+        if timed or not iterations:
+            budget = timeman.budget(limits.turn_ms, limits.match_ms, limits.time_left_ms, board.move_count,
+                                    limits.margin_ms)
+            spent_ms = (time.perf_counter() - started) * 1000
+            time_s = max(0.001, (min(budget.soft_ms, budget.hard_ms) - spent_ms) / 1000.0)
+        answer = mcts_player.think(board, time_s, iterations, stop, [board.index(x, y) for x, y in exclude])
+        elapsed = int((time.perf_counter() - started) * 1000)
+        if answer.cell < 0:
+            return SearchResult(None, 0, 0, answer.iterations, elapsed, reason="none")
+        pv = [board.xy(c) for c in answer.pv]
+        if on_info is not None:
+            on_info(SearchInfo(answer.depth, answer.score, answer.iterations, elapsed, pv))
+        return SearchResult(board.xy(answer.cell), answer.score, answer.depth, answer.iterations, elapsed, pv,
+                            answer.reason)
 
 
 def _least(a: Optional[int], b: Optional[int]) -> Optional[int]:

@@ -4,7 +4,8 @@ The two lowest levels are the seeds' one-ply pattern scorer: every empty point n
 shapes it makes for the side to move (attack) and spoils for the opponent (defence) on its four lines, in the
 seeds' vocabulary (five, live four, half four, live three, sleep three, live two, sleep two); the beginner picks
 among the better points at random, the novice takes the best. Above them the alpha-beta engine plays with a depth
-and a node cap (a depth limit is also the threat searches' horizon), and the top level is the engine unbounded.
+and a node cap (a depth limit is also the threat searches' horizon), but for one level of the Monte Carlo tree
+search with a simulation cap (mcts_player), and the top level is the engine unbounded.
 Each level's strength is measured (README, "Levels"), not guessed.
 """
 from __future__ import annotations
@@ -36,7 +37,9 @@ class Level:
     max_depth: Optional[int] = None
     """Search levels: deepest iteration (and threat horizon); None: unbounded."""
     max_nodes: Optional[int] = None
-    """Search levels: node cap per move; None: unbounded."""
+    """Search levels: node cap per move (MCTS: iterations); None: unbounded."""
+    search: str = "alphabeta"
+    """Search levels: 'alphabeta' or 'mcts' (the Monte Carlo tree search, mcts_player)."""
 
 
 LEVELS: Tuple[Level, ...] = (
@@ -44,9 +47,10 @@ LEVELS: Tuple[Level, ...] = (
     Level(2, "novice", 15, "the seeds' one-ply pattern scorer: attack plus defence by shape values",
           scorer_choice=1),
     Level(3, "casual", 30, "alpha-beta to depth 2", max_depth=2, max_nodes=20_000),
-    Level(4, "club", 50, "alpha-beta to depth 4 with short threat searches", max_depth=4, max_nodes=60_000),
-    Level(5, "strong", 75, "alpha-beta to depth 7, 300 k nodes a move", max_depth=7, max_nodes=300_000),
-    Level(6, "master", FULL_STRENGTH, "full strength: the tournament engine"),
+    Level(4, "explorer", 40, "Monte Carlo tree search, 5,000 simulations a move", max_nodes=5_000, search="mcts"),
+    Level(5, "club", 50, "alpha-beta to depth 4 with short threat searches", max_depth=4, max_nodes=60_000),
+    Level(6, "strong", 75, "alpha-beta to depth 7, 300 k nodes a move", max_depth=7, max_nodes=300_000),
+    Level(7, "master", FULL_STRENGTH, "full strength: the tournament engine"),
 )
 """Weakest first; the last is full strength (the default)."""
 

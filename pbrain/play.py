@@ -77,6 +77,8 @@ class PlayOptions:
     """--rule was given: it overrides a loaded file's rule."""
     human_given: bool = False
     """--black was given: a loaded game keeps the colours instead of giving the person the side to move."""
+    engine_kind: Optional[str] = None
+    """--engine: 'alphabeta', 'mcts' (the Monte Carlo tree search, at full strength) or None (alphabeta)."""
 
 
 @dataclass
@@ -153,7 +155,8 @@ class PlaySession:
                     from None
         self.say(paint(f"{ENGINE_NAME} {pbrain.__version__}", "bold", self.color)
                  + f" - {self.rule_name()} on {self.engine.width}x{self.engine.height}, level "
-                 f"{self.level.number} of {len(levels.LEVELS)} ({self.level.name}), {self.options.time_s:g} s a move.")
+                 f"{self.level.number} of {len(levels.LEVELS)} ({self.level.name}){self.search_name()}, "
+                 f"{self.options.time_s:g} s a move.")
         self.say(f"You play {stone_name(self.human, self.color)}. Type a move such as {self.example_point()}, "
                  "or help.")
         if self.options.load:
@@ -216,7 +219,8 @@ class PlaySession:
             self.draw()
             self.announce()
             return
-        result = self.think(f"{ENGINE_NAME} is thinking", self.level.strength)
+        kind = self.options.engine_kind or "alphabeta"
+        result = self.think(f"{ENGINE_NAME} is thinking", self.level.strength, kind)
         if result.move is not None:
             self.engine.play(*result.move)
         self.check_end()
@@ -255,11 +259,12 @@ class PlaySession:
         self.say("Game over. Type new for another game, undo to take back, save FILE, or quit.")
 
     # --- thinking --------------------------------------------------------------------------------------------------
-    def think(self, label: str, strength: int) -> SearchResult:
-        """Run the engine at `strength` on a worker thread, showing the status line; Ctrl-C stops it and
-        propagates."""
+    def think(self, label: str, strength: int, kind: str) -> SearchResult:
+        """Run the engine at `strength` with the search `kind` ('alphabeta' or 'mcts') on a worker thread, showing
+        the status line; Ctrl-C stops it and propagates."""
         engine = self.engine
         engine.set_strength(strength)
+        engine.set_search_kind(kind)
         stop = threading.Event()
         latest: List[SearchInfo] = []
         box: Dict[str, object] = {}
@@ -297,6 +302,8 @@ class PlaySession:
             text = "forced: the only defence"
         elif result.reason == "win":
             text = "five"
+        elif result.reason.startswith("mcts"):
+            text = f"eval {format_eval(result.score)}, {result.nodes} simulations"
         else:
             text = f"eval {format_eval(result.score)}"
             text += f", depth {result.depth}" if result.depth else f" ({result.reason})"
@@ -332,7 +339,7 @@ class PlaySession:
         if self.outcome is not None:
             self.error("The game is over: type new, undo, save FILE or quit.")
             return
-        result = self.think("Looking for a hint", levels.FULL_STRENGTH)
+        result = self.think("Looking for a hint", levels.FULL_STRENGTH, "alphabeta")
         if result.move is None:
             self.error("No move is left.")
             return
@@ -477,6 +484,12 @@ class PlaySession:
     def example_point(self) -> str:
         return self.point_name((self.engine.width // 2, self.engine.height // 2))
 
+    def search_name(self) -> str:
+        """', Monte Carlo tree search' when --engine mcts chose it (it plays at full strength), else ''."""
+        if self.options.engine_kind == "mcts" and self.level.strength == levels.FULL_STRENGTH:
+            return ", Monte Carlo tree search"
+        return ""
+
     def rule_name(self) -> str:
         return self.engine.rule.name.lower().replace("_", " ")
 
@@ -507,10 +520,15 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
                 f"{level.number} {level.name}" for level in levels.LEVELS)) from None
     if not (args.time > 0 and args.time <= 3600):
         raise PlayError("--time must be more than 0 and at most 3600 seconds")
+    engine_kind = getattr(args, "engine", None)
+    if engine_kind == "uct":
+        raise PlayError("--engine uct is only for --game connect4 (gomoku: alphabeta or mcts)")
+    if getattr(args, "first", None) is not None:
+        raise PlayError("--first is for --game connect4: in gomoku say who plays black with --black human|engine")
     return PlayOptions(width=width, height=height, rule=RULES[args.rule or "freestyle"],
                        human=WHITE if args.black == "engine" else BLACK, level=args.level, time_s=args.time,
                        show_thinking=args.show_thinking, load=args.load, rule_given=args.rule is not None,
-                       human_given=args.black is not None)
+                       human_given=args.black is not None, engine_kind=engine_kind)
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -12,19 +12,17 @@ import queue
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Callable, Deque, Dict, List, Optional, Protocol, Set, Tuple, cast
 
 import pbrain
 from pbrain import analysis, protocol, timeman
 from pbrain.board import MAX_SIZE, MIN_SIZE, BoardError
-from pbrain.engine import DEFAULT_MEMORY_BYTES, Engine, Limits, Point, SearchInfo
+from pbrain.engine import Engine, Limits, Point, SearchInfo
 from pbrain.protocol import Command, ProtocolError, StoneLine
-from pbrain.rules import BLACK, WHITE, Rule, RuleError, opponent, rule_from_protocol
+from pbrain.rules import BLACK, WHITE, RuleError, opponent
+from pbrain.settings import Settings
 from pbrain.thinking import Answer, Job, Stone, Thinker, Work
 
-MIN_MEMORY_BYTES = 32 * 1024 * 1024
-"""A smaller `INFO max_memory` is reported as an ERROR (Pentad still plays, with the smallest hash)."""
 IMMEDIATE = frozenset({"END", "STOP", "YXSTOP", "ABOUT", "YXSHOWINFO"})
 """Commands applied at once even while the engine thinks; the others wait for the move."""
 
@@ -60,29 +58,6 @@ class LineWriter:
         """No more output (after END)."""
         with self._lock:
             self._closed = True
-
-
-@dataclass
-class Settings:
-    """What INFO has set (None: the manager did not say)."""
-
-    turn_ms: Optional[int] = None
-    match_ms: Optional[int] = None
-    time_left_ms: Optional[int] = None
-    """Kept up to date between INFO time_left lines by subtracting the time each answer took."""
-    max_depth: Optional[int] = None
-    max_nodes: Optional[int] = None
-    memory_bytes: int = DEFAULT_MEMORY_BYTES
-    hash_bytes: int = 0
-    """Yixin's INFO hash_size (given in KB): the transposition table's size; 0 sizes it from max_memory."""
-    rule: Rule = Rule.FREESTYLE
-    strength: int = 100
-    """INFO strength (Rapfi's key), 0..100: the playing level (levels.LEVELS); 100 is full strength."""
-    show_detail: int = 1
-    """0: no MESSAGE lines about the search; 1: one summary per move; 2, 3: also one per completed iteration."""
-    extras: Dict[str, int] = field(default_factory=dict)
-    """Accepted keys Pentad does not act on (game_type, thread_num, pondering, caution_factor)."""
-    folder: str = ""
 
 
 _COMMAND, _JOB_DONE, _EOF = "command", "job-done", "eof"
@@ -220,6 +195,7 @@ class Session:
                 if self.settings.hash_bytes:
                     self.engine.set_hash_bytes(self.settings.hash_bytes)
                 self.engine.set_strength(self.settings.strength)
+                self.engine.set_search_kind(self.settings.search)
             else:
                 self.engine.new_game(width, height, self.settings.rule)
         except BoardError:
@@ -343,64 +319,11 @@ class Session:
         try:
             key, value = protocol.parse_info(command.args)
             try:
-                self._apply_info(key, value)
+                self.settings.apply(key, value, self.engine)
             except RuleError as exc:
                 raise ProtocolError(f"INFO {key}: {exc}") from None
         except ProtocolError as exc:
             self.pending.append(str(exc))
-
-    def _apply_info(self, key: str, value: str) -> None:
-        settings = self.settings
-        what = f"INFO {key}"
-        if key == "folder":  # Pentad has nothing to persist yet; kept for when it does
-            settings.folder = value
-            return
-        if key not in _INT_KEYS:
-            return  # unknown keys (and `evaluate`, the GUI's mouse position) are ignored, as the protocol asks
-        number = protocol.to_int(value.split()[0] if value else "", what)
-        if key in _NON_NEGATIVE and number < 0:
-            raise ProtocolError(f"{what}: {number} must not be negative")
-        if key == "timeout_turn":
-            settings.turn_ms = number
-        elif key == "timeout_match":
-            settings.match_ms = number
-        elif key == "time_left":
-            settings.time_left_ms = number
-        elif key == "max_depth":
-            settings.max_depth = number if number > 0 else None
-        elif key == "max_node":
-            settings.max_nodes = number if number > 0 else None
-        elif key == "show_detail":
-            settings.show_detail = number
-        elif key == "strength":
-            if not 0 <= number <= 100:
-                raise ProtocolError(f"{what}: {number} is not in 0..100")
-            settings.strength = number
-            if self.engine is not None:
-                self.engine.set_strength(number)
-        elif key == "rule":
-            self._set_rule(rule_from_protocol(number))
-        elif key == "max_memory":
-            self._set_memory(number)
-        elif key == "hash_size":
-            settings.hash_bytes = number * 1024
-            if self.engine is not None:
-                self.engine.set_hash_bytes(settings.hash_bytes)
-        else:
-            settings.extras[key] = number
-
-    def _set_rule(self, rule: Rule) -> None:
-        self.settings.rule = rule
-        if self.engine is not None:
-            self.engine.set_rule(rule)
-
-    def _set_memory(self, memory_bytes: int) -> None:
-        self.settings.memory_bytes = memory_bytes
-        if self.engine is not None:
-            self.engine.set_memory(memory_bytes)
-        if 0 < memory_bytes < MIN_MEMORY_BYTES:
-            raise ProtocolError(f"INFO max_memory: {memory_bytes} bytes is below the {MIN_MEMORY_BYTES >> 20} MB "
-                                "Pentad needs; playing with the smallest hash table")
 
     # --- thinking --------------------------------------------------------------------------------------------------
     def _limits(self, received: float) -> Limits:
@@ -600,10 +523,3 @@ class Session:
         left = self.settings.time_left_ms
         if left is not None and left < timeman.UNLIMITED_MS:
             self.settings.time_left_ms = left - used
-
-
-_INT_KEYS = frozenset({"timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule",
-                       "max_depth", "max_node", "thread_num", "hash_size", "pondering", "show_detail",
-                       "caution_factor", "strength"})
-"""INFO keys with a whole-number value that Pentad reads; other keys are ignored."""
-_NON_NEGATIVE = frozenset({"timeout_turn", "timeout_match", "max_memory", "hash_size", "thread_num"})

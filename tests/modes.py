@@ -46,7 +46,28 @@ def search_digest() -> str:
     return json.dumps(out)
 
 
-WORKLOADS = {"board": board_digest, "search": search_digest}
+def mcts_digest() -> str:
+    """Monte Carlo tree searches with iteration caps (gomoku with the static-eval policy, Connect Four with
+    playouts): the move, and the visits and proofs of the root moves."""
+    from pbrain.connect4 import Connect4
+    from pbrain.mcts import MCTS
+    from pbrain.mcts_connect4 import Connect4Policy
+    from pbrain.mcts_gomoku import GomokuGame, GomokuPolicy
+
+    out = []
+    for rule, moves in ((Rule.FREESTYLE, [(7, 7), (8, 8), (7, 8)]), (Rule.RENJU, [(7, 7), (8, 7), (6, 8), (8, 8)])):
+        board = Board(15, 15, int(rule))
+        for x, y in moves:
+            board.play(x, y)
+        result = MCTS(GomokuGame(board), GomokuPolicy()).search(max_iterations=1500)
+        out.append([result.move, [(s.move, s.visits, s.solved) for s in result.stats[:5]]])
+    for moves in ("44", "4433", "3456"):
+        result = MCTS(Connect4(moves), Connect4Policy()).search(max_iterations=3000)
+        out.append([result.move, [(s.move, s.visits, s.solved) for s in result.stats]])
+    return json.dumps(out)
+
+
+WORKLOADS = {"board": board_digest, "search": search_digest, "mcts": mcts_digest}
 
 if __name__ == "__main__":
     import pbrain

@@ -287,3 +287,13 @@ def test_ctrl_c_leaves_cleanly() -> None:
     child.close()
     assert child.exitstatus == analyze_cli.EXIT_INTERRUPTED
     assert "interrupted" in child.before and "Traceback" not in child.before
+
+
+def test_analyze_with_the_tree_search(capsys: pytest.CaptureFixture) -> None:
+    status, out, _ = run(capsys, "--moves", QUIET, "--engine", "mcts", "--time", "0.3", "--nbest", "2", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert len(data["moves"]) == 2 and data["moves"][0]["move"] != data["moves"][1]["move"]
+    assert all(move["reason"].startswith("mcts") or move["reason"] == "forced" for move in data["moves"])
+    status, _, err = run(capsys, "--moves", QUIET, "--engine", "mcts", "--depth", "3")
+    assert status == 2 and "--depth is for the alphabeta search" in err

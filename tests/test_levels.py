@@ -82,7 +82,7 @@ def test_renju_scorer_avoids_forbidden_points() -> None:
 
 def test_search_levels_are_bounded() -> None:
     moves = [(7, 7), (8, 8), (6, 8), (8, 6), (6, 6), (9, 7)]
-    for level in levels.LEVELS[2:-1]:
+    for level in [lv for lv in levels.LEVELS if lv.max_depth is not None]:
         result = _engine(moves, level.strength).think(Limits(turn_ms=5000))
         assert result.move is not None
         assert result.depth <= level.max_depth and result.nodes <= level.max_nodes + 2000
@@ -101,3 +101,14 @@ def test_info_strength_sets_the_level_and_rejects_bad_values() -> None:
         brain.line("INFO strength 101")
         brain.line("ABOUT")
         assert brain.reply().startswith("ERROR INFO strength")
+
+
+def test_the_mcts_level_plays_the_tree_search_within_its_simulations() -> None:
+    mcts_levels = [lv for lv in levels.LEVELS if lv.search == "mcts"]
+    assert len(mcts_levels) == 1 and mcts_levels[0].max_nodes
+    level = mcts_levels[0]
+    engine = _engine([(7, 7), (8, 8), (6, 8), (8, 6)], level.strength)
+    assert engine.level is level
+    result = engine.think(Limits(turn_ms=5000))
+    assert result.reason.startswith("mcts") and result.nodes <= level.max_nodes
+    assert engine.board.stone(engine.board.index(*result.move)) == 0

@@ -59,3 +59,11 @@ def test_search_identical_interpreted_and_compiled() -> None:
     compiled = run_workload("search", interpreted=False)
     interpreted = run_workload("search", interpreted=True)
     assert compiled["digest"] == interpreted["digest"]
+
+
+@pytest.mark.skipif(not pbrain.compiled(), reason="needs the compiled core to compare against")
+def test_mcts_identical_interpreted_and_compiled() -> None:
+    """Iteration-capped tree searches (gomoku and Connect Four) visit the same moves in both modes."""
+    compiled = run_workload("mcts", interpreted=False)
+    interpreted = run_workload("mcts", interpreted=True)
+    assert compiled["digest"] == interpreted["digest"]

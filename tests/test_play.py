@@ -521,3 +521,14 @@ def test_terminal_colour_and_bad_option() -> None:
     child = spawn("--size", "40")
     child.expect("out of range")
     assert finish(child) == 2
+
+
+def test_the_tree_search_plays_when_asked() -> None:
+    session, out = make_session(["h8", "hint"], engine_kind="mcts", show_thinking=True)
+    session.run()
+    text = take(out)
+    assert "Monte Carlo tree search" in text.splitlines()[0]
+    answer, hint = text.split("hint\n")
+    assert "Pentad plays" in answer and "simulations" in answer, "the tree search answered"
+    assert "Hint:" in hint and "simulations" not in hint, "hints come from the alpha-beta search"
+    session.engine.set_search_kind("alphabeta")

@@ -1,0 +1,613 @@
+"""`pbrain-pentad play --game connect4`: Connect Four against Pentad in a terminal.
+
+The same shape as play.py: `Connect4Session` is the game and command logic, reading lines through a function
+(prompt -> line, EOFError at the end of input) and writing to a text stream, so tests script it; `run_connect4`
+connects it to the terminal (readline, colour on a tty unless NO_COLOR, the thinking status line, Ctrl-C / Ctrl-D
+leaving cleanly). The rules are pbrain.connect4's, the players pbrain.c4players' PLAYERS, looked up by name
+when they are needed. Columns are numbered 1..7 for people and in files; pbrain.connect4 counts them from 0.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Set, TextIO, Tuple
+
+import pbrain
+from pbrain import c4players, screen
+from pbrain.connect4 import FIRST, HEIGHT, SECOND, WIDTH, Connect4, Connect4Error
+from pbrain.play import ENGINE_NAME, STATUS_INTERVAL_S, PlayError
+from pbrain.screen import paint
+
+Cell = Tuple[int, int]
+"""(column, row), both from 0; row 0 is the bottom."""
+DEFAULT_ENGINE = "alphabeta"
+HINT_ENGINE = "alphabeta"
+"""The player that gives hints: the strongest one (an exact solver once it sees the end)."""
+MAX_FILE_CHARS = 4096
+"""A saved game is at most 42 digits; anything much longer is not one."""
+GAME_OVER = "The game is over: type new, undo, save FILE or quit."
+
+STONE_CHAR = {FIRST: "X", SECOND: "O"}
+EMPTY_CHAR = "."
+HINT_CHAR = "?"
+# ANSI styles, the same as the gomoku board's (screen.py): X bold red, O bold bright blue.
+_STONE_STYLE = {FIRST: "\x1b[1;31m", SECOND: "\x1b[1;94m"}
+_EMPTY_STYLE = "\x1b[2m"
+_FOUR_STYLE = "\x1b[7m"
+_MARK_STYLE = "\x1b[1;33m"
+_HINT_STYLE = "\x1b[1;32m"
+_FRAME_STYLE = "\x1b[2m"
+
+HELP = """\
+Moves: a column number 1 to 7; your stone drops to the lowest free cell.
+Four in a row (across, up or diagonal) wins. Pentad then answers.
+Commands:
+  undo        take back your last move and Pentad's answer
+  hint        Pentad's suggestion for you from its strongest player, with its eval
+  swap        change sides with Pentad (it moves if it is then its turn)
+  new         a new game, same sides
+  save FILE   save the game as one line of column digits, e.g. 4453
+  load FILE   continue a saved game (you take the side to move)
+  thinking    show or hide Pentad's eval with its moves
+  board       draw the board again
+  resign      give the game up (undo takes the resignation back)
+  help        this text
+  quit        leave (Ctrl-D and Ctrl-C leave too)
+Board: X moves first, O second, . empty, [X] the last move, (X) the winning
+four, ? the hint. Evals count from the side that moves (Pentad in its answers,
+you in a hint): 'win in N' is a forced win with the winner's Nth stone,
+'loss in N' one for the opponent."""
+
+
+def side_name(side: int, color: bool = False) -> str:
+    """'X (first)' or 'O (second)', the letter coloured when `color`."""
+    letter = STONE_CHAR[side]
+    if color:
+        letter = f"{_STONE_STYLE[side]}{letter}{screen.RESET}"
+    return f"{letter} ({'first' if side == FIRST else 'second'})"
+
+
+def other(side: int) -> int:
+    """The opponent of `side`."""
+    return SECOND if side == FIRST else FIRST
+
+
+def find_player(name: str) -> Callable[..., c4players.Answer]:
+    """The Connect Four player called `name` in c4players.PLAYERS now; PlayError naming the ones there are."""
+    player = c4players.PLAYERS.get(name)
+    if player is None:
+        have = ", ".join(sorted(c4players.PLAYERS)) or "none"
+        raise PlayError(f"the Connect Four engine '{name}' is not available in this version (have: {have})")
+    return player
+
+
+def parse_moves(text: str) -> str:
+    """The digits of a saved game (whitespace anywhere is dropped); Connect4Error for anything but columns 1-7."""
+    digits = "".join(text.split())
+    for number, char in enumerate(digits, 1):
+        if not char.isdigit() or not char.isascii():
+            raise Connect4Error(f"'{char}' (move {number}) is not a column digit: a game is a line like 4453")
+        if not 1 <= int(char) <= WIDTH:
+            raise Connect4Error(f"move {number} is column {char}: columns are 1-{WIDTH}")
+    return digits
+
+
+def read_game(path: str) -> Connect4:
+    """The game saved in `path` (OSError, or Connect4Error with the reason)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(MAX_FILE_CHARS + 1)
+    except UnicodeDecodeError:
+        raise Connect4Error("not a text file: a game is a line of column digits like 4453") from None
+    if len(text) > MAX_FILE_CHARS:
+        raise Connect4Error(f"more than {MAX_FILE_CHARS} characters: a game is at most {WIDTH * HEIGHT} digits")
+    return Connect4(parse_moves(text))
+
+
+@dataclass
+class Connect4Options:
+    """How a Connect Four session starts (the command line of `play --game connect4`)."""
+
+    human: int = FIRST
+    """The side the person plays (FIRST moves first)."""
+    engine: str = DEFAULT_ENGINE
+    """The name of Pentad's player in c4players.PLAYERS."""
+    time_s: float = 1.0
+    """Thinking time per engine move (and per hint)."""
+    show_thinking: bool = False
+    load: Optional[str] = None
+    """A saved game to continue."""
+    human_given: bool = False
+    """--first was given: a loaded game keeps the sides instead of giving the person the side to move."""
+
+
+@dataclass
+class Outcome:
+    """How a game ended."""
+
+    winner: int
+    """FIRST, SECOND, or 0 for a draw."""
+    how: str
+    """'four', 'full' or 'resign'."""
+    four: Tuple[Cell, ...] = ()
+
+
+class Connect4Session:
+    """One person against the engine at Connect Four: the board, the commands, and the engine's turns.
+
+    `read(prompt)` returns the next line (raising EOFError at the end, KeyboardInterrupt on Ctrl-C); everything
+    is written to `out`. `color` turns on ANSI colour, `live` the status line updated in place while thinking.
+    """
+
+    def __init__(self, options: Connect4Options, read: Callable[[str], str], out: TextIO, color: bool = False,
+                 live: bool = False) -> None:
+        self.options = options
+        self.read = read
+        self.out = out
+        self.color = color
+        self.status = screen.StatusLine(out, live)
+        self.human = options.human
+        self.engine_name = options.engine
+        self.show_thinking = options.show_thinking
+        self.game = Connect4()
+        self.outcome: Optional[Outcome] = None
+        self.hint: Optional[int] = None
+        """The hinted column (0-based), shown as '?' where the stone would land."""
+        self.quitting = False
+        self.commands: Dict[str, Callable[[str], None]] = {
+            "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
+            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "help": self.cmd_help,
+            "?": self.cmd_help, "quit": self.cmd_quit, "exit": self.cmd_quit, "q": self.cmd_quit,
+            "thinking": self.cmd_thinking, "board": self.cmd_board,
+        }
+
+    # --- running ---------------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until quit, end of input or Ctrl-C; returns the exit status (0)."""
+        try:
+            self.start()
+            while not self.quitting:
+                try:
+                    line = self.read(self.prompt())
+                except EOFError:
+                    self.say("")
+                    break
+                self.handle(line)
+        except KeyboardInterrupt:
+            self.status.clear()
+            self.say("")
+        self.say("Goodbye.")
+        return 0
+
+    def start(self) -> None:
+        """The greeting, the --load file (PlayError when it cannot be read), the board, and the engine's move if
+        it is its turn."""
+        find_player(self.engine_name)
+        if self.options.load:
+            try:
+                self.set_game(read_game(self.options.load), keep_sides=self.options.human_given)
+            except (Connect4Error, OSError) as error:
+                raise PlayError(f"cannot load {self.options.load}: {_reason(error)}") from None
+        self.say(paint(f"{ENGINE_NAME} {pbrain.__version__}", "bold", self.color)
+                 + f" - Connect Four, {WIDTH} columns by {HEIGHT} rows, the {self.engine_name} engine, "
+                 f"{self.options.time_s:g} s a move.")
+        self.say(f"You play {side_name(self.human, self.color)}. Type a column 1-{WIDTH}, or help.")
+        if self.options.load:
+            self.say(f"Loaded {self.options.load}: {self.game.move_count} moves.")
+        self.after_change()
+
+    def prompt(self) -> str:
+        """The input prompt: the game-over choices, or whose move it is."""
+        if self.outcome is not None:
+            return "Game over - new, undo, save FILE or quit: "
+        return f"Move {self.game.move_count + 1}, you play {STONE_CHAR[self.human]}: "
+
+    def handle(self, line: str) -> None:
+        """One line of input: a move or a command. The engine then moves if it is its turn."""
+        text = line.strip()
+        if not text:
+            return
+        word, _, rest = text.partition(" ")
+        command = self.commands.get(word.lower())
+        if command is not None:
+            command(rest.strip())
+            return
+        self.human_move(text)
+
+    # --- moves -----------------------------------------------------------------------------------------------------
+    def human_move(self, text: str) -> None:
+        """Play the person's column given as text, or explain why not."""
+        if not (text.isdigit() and text.isascii()):
+            self.error(f"'{text}' is neither a column nor a command: type a column 1-{WIDTH}, or help.")
+            return
+        if not 1 <= int(text) <= WIDTH:
+            self.error(f"There is no column {text}: type a column 1-{WIDTH}.")
+            return
+        if self.outcome is not None:
+            self.error(GAME_OVER)
+            return
+        if self.game.side != self.human:
+            self.error(f"It is {ENGINE_NAME}'s turn: type swap, undo or new.")
+            return
+        column = int(text) - 1
+        if not self.game.can_play(column):
+            self.error(f"Column {text} is full.")
+            return
+        self.game.play(column)
+        self.hint = None
+        self.after_change()
+
+    def after_change(self) -> None:
+        """After a move or a new position: detect the end, let the engine answer when it is its turn, and draw
+        the board with what happened."""
+        self.check_end()
+        if self.outcome is not None or self.game.side == self.human:
+            self.draw()
+            self.announce()
+            return
+        answer = self.think(f"{ENGINE_NAME} is thinking", self.engine_name)
+        played = answer is not None and self.game.can_play(answer.column)
+        if played:
+            self.game.play(answer.column)
+        self.check_end()
+        self.draw()
+        if answer is not None and played:
+            self.say(f"{ENGINE_NAME} plays {paint(str(answer.column + 1), 'bold', self.color)}.")
+            if self.show_thinking:
+                self.say("  " + describe(answer))
+        elif answer is not None:
+            self.error(f"The {self.engine_name} engine chose column {answer.column + 1}, which cannot be played: "
+                       "type swap, undo or new.")
+        self.announce()
+
+    def check_end(self) -> None:
+        """Set the outcome when the last move made four or filled the board."""
+        if self.outcome is not None:
+            return
+        winner = self.game.winner()
+        if winner:
+            self.outcome = Outcome(winner, "four", tuple(self.game.winning_cells()))
+        elif self.game.is_full():
+            self.outcome = Outcome(0, "full")
+
+    def announce(self) -> None:
+        """Say how the game ended, if it did."""
+        outcome = self.outcome
+        if outcome is None:
+            return
+        if outcome.how == "four":
+            if outcome.winner == self.human:
+                self.say(paint("Four in a row: You win!", "good", self.color))
+            else:
+                self.say(paint(f"Four in a row: {ENGINE_NAME} wins.", "bold", self.color))
+        elif outcome.how == "full":
+            self.say(paint("The board is full: a draw.", "good", self.color))
+        else:
+            self.say(paint(f"You resign: {ENGINE_NAME} wins.", "bold", self.color))
+        self.say("Game over. Type new for another game, undo to take back, save FILE, or quit.")
+
+    # --- thinking --------------------------------------------------------------------------------------------------
+    def think(self, label: str, name: str) -> Optional[c4players.Answer]:
+        """Run the player `name` on a copy of the game on a worker thread, showing the status line; None (after
+        saying why) when there is no such player. Ctrl-C stops the search and propagates."""
+        try:
+            player = find_player(name)
+        except PlayError as error:
+            self.error(f"{str(error)[:1].upper()}{str(error)[1:]}.")
+            return None
+        position = self.game.copy()
+        stop = threading.Event()
+        box: Dict[str, object] = {}
+
+        def work() -> None:
+            try:
+                box["answer"] = player(position, self.options.time_s, stop)
+            except BaseException as error:  # handed to the main thread
+                box["error"] = error
+
+        worker = threading.Thread(target=work, name="pentad-c4-think", daemon=True)
+        started = time.monotonic()
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(STATUS_INTERVAL_S)
+                self.status.show(f"{label}... {time.monotonic() - started:.1f} s")
+        except KeyboardInterrupt:
+            stop.set()
+            worker.join(2.0)
+            raise
+        finally:
+            self.status.clear()
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        return box["answer"]  # type: ignore[return-value]
+
+    # --- commands --------------------------------------------------------------------------------------------------
+    def cmd_undo(self, _arg: str) -> None:
+        """Take back moves down to and including the person's last stone, so it is their turn again."""
+        if self.outcome is not None and self.outcome.how == "resign":
+            self.outcome = None
+            self.say("Resignation taken back.")
+            self.draw()
+            return
+        count = self.game.move_count
+        if not any(mover(number) == self.human for number in range(count)):
+            self.error("Nothing to take back: you have no stone on the board.")
+            return
+        taken: List[str] = []
+        while True:
+            number = self.game.move_count - 1
+            taken.append(str(self.game.undo() + 1))
+            if mover(number) == self.human:
+                break
+        self.outcome = None
+        self.hint = None
+        self.say("Took back " + " and ".join(reversed(taken)) + ".")
+        self.draw()
+
+    def cmd_hint(self, _arg: str) -> None:
+        """The strongest player's choice for the person (not played), with its eval."""
+        if self.outcome is not None:
+            self.error(GAME_OVER)
+            return
+        if self.game.side != self.human:
+            self.error(f"It is {ENGINE_NAME}'s turn: type swap, undo or new.")
+            return
+        answer = self.think("Looking for a hint", HINT_ENGINE)
+        if answer is None:
+            return
+        if not self.game.can_play(answer.column):
+            self.error(f"The hint, column {answer.column + 1}, cannot be played.")
+            return
+        self.hint = answer.column
+        self.draw()
+        self.say(f"Hint: {paint(str(answer.column + 1), 'bold', self.color)} ({describe(answer)}).")
+
+    def cmd_swap(self, _arg: str) -> None:
+        """The person takes the other side; the engine moves if it is then its turn."""
+        if self.outcome is not None:
+            self.error(GAME_OVER)
+            return
+        self.human = other(self.human)
+        self.hint = None
+        self.say(f"You now play {side_name(self.human, self.color)}; {ENGINE_NAME} plays "
+                 f"{side_name(other(self.human), self.color)}.")
+        self.after_change()
+
+    def cmd_new(self, _arg: str) -> None:
+        """A new game, same sides."""
+        self.game = Connect4()
+        self.outcome = None
+        self.hint = None
+        self.say(f"New game: you play {side_name(self.human, self.color)}.")
+        self.after_change()
+
+    def cmd_save(self, arg: str) -> None:
+        """Save the game as one line of column digits."""
+        if not arg:
+            self.error("Usage: save FILE (the game as one line of column digits, e.g. 4453).")
+            return
+        path = os.path.expanduser(arg)
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(self.game.moves_string() + "\n")
+        except OSError as error:
+            self.error(f"Cannot save {path}: {_reason(error)}")
+            return
+        self.say(f"Saved {self.game.move_count} moves to {path}.")
+
+    def cmd_load(self, arg: str) -> None:
+        """Continue a saved game (the person takes the side to move)."""
+        if not arg:
+            self.error("Usage: load FILE (a line of column digits 1-7, e.g. 4453).")
+            return
+        path = os.path.expanduser(arg)
+        try:
+            game = read_game(path)
+        except (Connect4Error, OSError) as error:
+            self.error(f"Cannot load {path}: {_reason(error)}")
+            return
+        self.set_game(game)
+        self.say(f"Loaded {path}: {game.move_count} moves; you play {side_name(self.human, self.color)}.")
+        self.after_change()
+
+    def cmd_resign(self, _arg: str) -> None:
+        """Give the game up."""
+        if self.outcome is not None:
+            self.error("The game is already over.")
+            return
+        self.outcome = Outcome(other(self.human), "resign")
+        self.announce()
+
+    def cmd_thinking(self, _arg: str) -> None:
+        """Toggle --show-thinking."""
+        self.show_thinking = not self.show_thinking
+        self.say(f"{ENGINE_NAME}'s eval is {'shown' if self.show_thinking else 'hidden'} with its moves.")
+
+    def cmd_board(self, _arg: str) -> None:
+        """Draw the board again."""
+        self.draw()
+
+    def cmd_help(self, _arg: str) -> None:
+        """Print the help text."""
+        self.say(HELP)
+
+    def cmd_quit(self, _arg: str) -> None:
+        """Leave after this line."""
+        self.quitting = True
+
+    # --- position and output ---------------------------------------------------------------------------------------
+    def set_game(self, game: Connect4, keep_sides: bool = False) -> None:
+        """Continue `game`; the person takes the side to move unless `keep_sides` or the game is already over."""
+        self.game = game
+        self.outcome = None
+        self.hint = None
+        self.check_end()
+        if self.outcome is None and not keep_sides:
+            self.human = game.side
+
+    def draw(self) -> None:
+        """Print the board."""
+        self.say("")
+        self.say(render_board(self.game, self.outcome.four if self.outcome else (), self.hint, self.color))
+
+    def say(self, text: str) -> None:
+        """Write a line."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def error(self, text: str) -> None:
+        """Write a line as an error."""
+        self.say(paint(text, "error", self.color))
+
+
+def mover(number: int) -> int:
+    """The side that plays move `number` (counted from 0)."""
+    return FIRST if number % 2 == 0 else SECOND
+
+
+def describe(answer: c4players.Answer) -> str:
+    """An answer's eval and effort, e.g. 'eval +3, depth 12, 20514 nodes, 0.3 s' (no depth for a proof)."""
+    depth = f", depth {answer.depth}" if answer.depth else ""
+    return f"{answer.text}{depth}, {answer.nodes} nodes, {answer.time_ms / 1000:.1f} s"
+
+
+def _reason(error: BaseException) -> str:
+    """The message of a file or game error, without the path the caller names anyway."""
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
+
+
+# --- the board -----------------------------------------------------------------------------------------------------
+def render_board(game: Connect4, four: Tuple[Cell, ...] = (), hint: Optional[int] = None,
+                 color: bool = False) -> str:
+    """The board as lines of text (no trailing newline): the top row first, a frame, columns numbered below.
+
+    Every cell takes two characters, a separator and the cell. The separators around the last move are '[' and
+    ']'; around the stones of the winning four '(' and ')', joined by '-' along a row. `hint` is a column: '?'
+    shows where its stone would land.
+    """
+    history = game.history()
+    last = _landing(game, history[-1]) - 1 if history else None
+    last_cell = (history[-1], last) if history else None
+    marked = set(four)
+    joined = _row_runs(marked)
+    hint_cell = (hint, _landing(game, hint)) if hint is not None and game.can_play(hint) else None
+    side = _style("|", _FRAME_STYLE, color)
+    lines = []
+    for row in reversed(range(HEIGHT)):
+        parts = ["  ", side]
+        for column in range(WIDTH + 1):
+            parts.append(_separator(column, row, last_cell, marked, joined, color))
+            if column < WIDTH:
+                parts.append(_cell(game, (column, row), marked, hint_cell, color))
+        parts.append(side)
+        lines.append("".join(parts))
+    lines.append("  " + _style("+" + "-" * (2 * WIDTH + 1) + "+", _FRAME_STYLE, color))
+    lines.append("    " + _style(" ".join(str(column + 1) for column in range(WIDTH)), _FRAME_STYLE, color))
+    return "\n".join(lines)
+
+
+def _landing(game: Connect4, column: int) -> int:
+    """The row a stone dropped into `column` would land on (HEIGHT when the column is full)."""
+    row = 0
+    while row < HEIGHT and game.stone(column, row) != 0:
+        row += 1
+    return row
+
+
+def _row_runs(cells: Set[Cell]) -> Set[Cell]:
+    """The cells of `cells` that start a join to their right neighbour in a run of four or more along a row."""
+    joined: Set[Cell] = set()
+    for column, row in cells:
+        if (column - 1, row) in cells:
+            continue
+        length = 1
+        while (column + length, row) in cells:
+            length += 1
+        if length >= 4:
+            joined.update((column + step, row) for step in range(length - 1))
+    return joined
+
+
+def _separator(column: int, row: int, last: Optional[Cell], four: Set[Cell], joined: Set[Cell],
+               color: bool) -> str:
+    """The character between column-1 and column (column = WIDTH: after the last column) on `row`."""
+    before, after = (column - 1, row), (column, row)
+    if last == after and column < WIDTH:
+        char = "["
+    elif last == before and column > 0:
+        char = "]"
+    elif before in joined:
+        char = "-"
+    elif after in four and column < WIDTH:
+        char = "("
+    elif before in four and column > 0:
+        char = ")"
+    else:
+        return " "
+    return _style(char, _MARK_STYLE if char in "[]" else _FOUR_STYLE, color)
+
+
+def _cell(game: Connect4, cell: Cell, four: Set[Cell], hint: Optional[Cell], color: bool) -> str:
+    """One cell: its stone, '?' for the hint, or '.'."""
+    stone = game.stone(*cell)
+    if stone:
+        style = _STONE_STYLE[stone] + (_FOUR_STYLE if cell in four else "")
+        return _style(STONE_CHAR[stone], style, color)
+    if cell == hint:
+        return _style(HINT_CHAR, _HINT_STYLE, color)
+    return _style(EMPTY_CHAR, _EMPTY_STYLE, color)
+
+
+def _style(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{screen.RESET}" if color else text
+
+
+# --- the terminal --------------------------------------------------------------------------------------------------
+GOMOKU_ONLY = (("size", "Connect Four is always 7 columns by 6 rows"), ("rule", "Connect Four has one rule"),
+               ("level", "for Connect Four choose --engine and --time"),
+               ("black", "for Connect Four say who moves first with --first human|engine"))
+"""Options of gomoku's `play` that Connect Four refuses, with the reason."""
+
+
+def options_from_args(args: argparse.Namespace) -> Connect4Options:
+    """Connect4Options from the parsed command line; raises PlayError for a bad value."""
+    for name, why in GOMOKU_ONLY:
+        if getattr(args, name, None) is not None:
+            raise PlayError(f"--{name} is for gomoku: {why}")
+    if not (args.time > 0 and args.time <= 3600):
+        raise PlayError("--time must be more than 0 and at most 3600 seconds")
+    engine = getattr(args, "engine", None) or DEFAULT_ENGINE
+    find_player(engine)
+    first = getattr(args, "first", None)
+    return Connect4Options(human=SECOND if first == "engine" else FIRST, engine=engine, time_s=args.time,
+                           show_thinking=args.show_thinking, load=args.load, human_given=first is not None)
+
+
+def run_connect4(args: argparse.Namespace) -> int:
+    """`pbrain-pentad play --game connect4`: the game in this terminal. Returns the exit status."""
+    import sys
+
+    try:
+        options = options_from_args(args)
+    except PlayError as error:
+        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    if screen.is_tty(sys.stdin) and screen.is_tty(out):
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    session = Connect4Session(options, input, out, color=screen.wants_color(out), live=screen.is_tty(out))
+    try:
+        return session.run()
+    except PlayError as error:
+        session.status.clear()
+        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
+        return 2
