@@ -41,8 +41,10 @@ cdef class Solver:
     cdef void _check(self) except *
     @cython.locals(poss=u64, opp_wins=u64, forced=u64, moves=u64, low=int, high=int, key=u64, slot=u64, entry=u64,
                    tt_col=int, stored_low=int, stored_high=int, count=int, base=int, alpha0=int, best=int,
-                   best_col=int, i=int, bit=u64, score=int, child=u64, rest=u64, child_key=u64)
+                   best_col=int, i=int, bit=u64, score=int)
     cdef int _negamax(self, u64 cur, u64 mask, int n, int alpha, int beta, int ply) except? -30001
+    @cython.locals(child=u64, rest=u64, bit=u64, child_key=u64, entry=u64, score=int)
+    cdef int _child_cutoff(self, u64 cur, u64 mask, u64 moves, int beta) noexcept
     @cython.locals(entry=u64, old_low=int, old_high=int)
     cdef void _store(self, u64 key, u64 slot, int low, int high, int col) noexcept
     @cython.locals(base=int, count=int, scores="int[::1]", i=int, col=int, bit=u64, score=int, j=int, threats=u64)

@@ -174,19 +174,9 @@ class Solver:
                 if stored_high < beta:
                     beta = stored_high
         if ply > 0 and n < ETC_BELOW:
-            # enhanced transposition cutoff: a child whose stored upper bound already refutes it for the opponent
-            child = cur ^ mask
-            rest = moves
-            while rest:
-                bit = rest & (0 - rest)
-                rest ^= bit
-                child_key = child + (mask | bit)
-                entry = self.table[((child_key * HASH_MULT) & MASK64) >> (64 - self.tt_bits)]
-                if (entry >> 15) == child_key and ((entry >> 6) & 63) != 0:
-                    score = entry & 63
-                    score = 32 - score  # the move's lower bound: minus the child's stored upper bound
-                    if score >= beta:
-                        return score
+            score = self._child_cutoff(cur, mask, moves, beta)
+            if score >= beta:
+                return score
         count = self._order_moves(cur, mask, moves, tt_col, ply, X_ROWS if (n & 1) == 0 else O_ROWS)
         base = 8 * ply
         alpha0 = alpha
@@ -213,6 +203,23 @@ class Solver:
         else:
             self._store(key, slot, best, best, best_col)
         return best
+
+    def _child_cutoff(self, cur: int, mask: int, moves: int, beta: int) -> int:
+        """Enhanced transposition cutoff: the best lower bound (at least `beta`) that a child's stored exact upper
+        bound gives one of `moves`, found before searching any of them; -HINF when none reaches `beta`."""
+        child = cur ^ mask
+        rest = moves
+        while rest:
+            bit = rest & (0 - rest)
+            rest ^= bit
+            child_key = child + (mask | bit)
+            entry = self.table[((child_key * HASH_MULT) & MASK64) >> (64 - self.tt_bits)]
+            if (entry >> 15) == child_key and ((entry >> 6) & 63) != 0:
+                score = entry & 63
+                score = 32 - score  # the move's lower bound: minus the child's stored upper bound
+                if score >= beta:
+                    return score
+        return -HINF
 
     def _store(self, key: int, slot: int, low: int, high: int, col: int) -> None:
         """Keep bounds low..high (-32 / 32: none) and the best column (-1: none) of `key`, merged with what the
@@ -432,19 +439,9 @@ class Solver:
                 if bound == BOUND_UPPER and stored <= alpha:
                     return stored
         if ply > 0 and n < ETC_BELOW:
-            # enhanced transposition cutoff: a child whose stored upper bound already refutes it for the opponent
-            child = cur ^ mask
-            rest = moves
-            while rest:
-                bit = rest & (0 - rest)
-                rest ^= bit
-                child_key = child + (mask | bit)
-                entry = self.table[((child_key * HASH_MULT) & MASK64) >> (64 - self.tt_bits)]
-                if (entry >> 15) == child_key and ((entry >> 6) & 63) != 0:
-                    score = entry & 63
-                    score = 32 - score  # the move's lower bound: minus the child's stored upper bound
-                    if score >= beta:
-                        return score
+            score = self._child_cutoff(cur, mask, moves, beta)
+            if score >= beta:
+                return score
         count = self._order_moves(cur, mask, moves, tt_col, ply, X_ROWS if (n & 1) == 0 else O_ROWS)
         base = 8 * ply
         alpha0 = alpha

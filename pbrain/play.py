@@ -10,10 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import threading
-import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Set, TextIO, Tuple
+from typing import Callable, List, Optional, Set, TextIO, Tuple
 
 import pbrain
 from pbrain import levels, records, screen
@@ -22,11 +20,10 @@ from pbrain.engine import Engine, Limits, SearchInfo, SearchResult
 from pbrain.games import RULES, format_eval, parse_size, replay, winning_line
 from pbrain.rules import BLACK, WHITE, Rule, opponent
 from pbrain.screen import BoardView, paint, stone_name
+from pbrain.terminal import TerminalSession
 
 Point = Tuple[int, int]
 ENGINE_NAME = "Pentad"
-STATUS_INTERVAL_S = 0.1
-"""How often the thinking status line is redrawn."""
 _POINT_LIKE = re.compile(r"^(?:[a-z]\d+|\d+,\d+)$")
 
 HELP = """\
@@ -92,20 +89,14 @@ class Outcome:
     five: Tuple[Point, ...] = ()
 
 
-class PlaySession:
-    """One person against the engine: the board, the commands, and the engine's turns.
-
-    `read(prompt)` returns the next line (raising EOFError at the end, KeyboardInterrupt on Ctrl-C); everything
-    is written to `out`. `color` turns on ANSI colour, `live` the status line updated in place while thinking.
-    """
+class PlaySession(TerminalSession):
+    """One person against the engine: the board, the commands, and the engine's turns (the loop, the thinking
+    worker and the output are TerminalSession's)."""
 
     def __init__(self, options: PlayOptions, read: Callable[[str], str], out: TextIO, color: bool = False,
                  live: bool = False, engine: Optional[Engine] = None) -> None:
+        super().__init__(read, out, color, live)
         self.options = options
-        self.read = read
-        self.out = out
-        self.color = color
-        self.status = screen.StatusLine(out, live)
         self.human = options.human
         self.show_thinking = options.show_thinking
         self.turn_ms = max(1, int(round(options.time_s * 1000)))
@@ -117,32 +108,13 @@ class PlaySession:
         self.engine = engine
         self.outcome: Optional[Outcome] = None
         self.hint: Optional[Point] = None
-        self.quitting = False
-        self.commands: Dict[str, Callable[[str], None]] = {
+        self.commands.update({
             "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
-            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "help": self.cmd_help,
-            "?": self.cmd_help, "quit": self.cmd_quit, "exit": self.cmd_quit, "q": self.cmd_quit,
-            "level": self.cmd_level, "thinking": self.cmd_thinking, "board": self.cmd_board,
-        }
+            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "level": self.cmd_level,
+            "thinking": self.cmd_thinking,
+        })
 
     # --- running ---------------------------------------------------------------------------------------------------
-    def run(self) -> int:
-        """Play until quit, end of input or Ctrl-C; returns the exit status (0)."""
-        try:
-            self.start()
-            while not self.quitting:
-                try:
-                    line = self.read(self.prompt())
-                except EOFError:
-                    self.say("")
-                    break
-                self.handle(line)
-        except KeyboardInterrupt:
-            self.status.clear()
-            self.say("")
-        self.say("Goodbye.")
-        return 0
-
     def start(self) -> None:
         """The greeting, the --load file (PlayError when it cannot be read), the board, and the engine's move if
         it is its turn."""
@@ -168,18 +140,6 @@ class PlaySession:
         if self.outcome is not None:
             return "Game over - new, undo, save FILE or quit: "
         return f"Move {self.engine.board.move_count + 1}, you play {screen.STONE_CHAR[self.human]}: "
-
-    def handle(self, line: str) -> None:
-        """One line of input: a move or a command. The engine then moves if it is its turn."""
-        text = line.strip()
-        if not text:
-            return
-        word, _, rest = text.partition(" ")
-        command = self.commands.get(word.lower())
-        if command is not None:
-            command(rest.strip())
-            return
-        self.human_move(text)
 
     # --- moves ---------------------------------------------------------------------------------------------------
     def human_move(self, text: str) -> None:
@@ -265,33 +225,10 @@ class PlaySession:
         engine = self.engine
         engine.set_strength(strength)
         engine.set_search_kind(kind)
-        stop = threading.Event()
         latest: List[SearchInfo] = []
-        box: Dict[str, object] = {}
-
-        def work() -> None:
-            try:
-                box["result"] = engine.think(Limits(turn_ms=self.turn_ms), on_info=latest.append, stop=stop)
-            except BaseException as error:  # handed to the main thread
-                box["error"] = error
-
-        worker = threading.Thread(target=work, name="pentad-think", daemon=True)
-        started = time.monotonic()
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(STATUS_INTERVAL_S)
-                depth = f"depth {latest[-1].depth}, " if latest else ""
-                self.status.show(f"{label}... {depth}{time.monotonic() - started:.1f} s")
-        except KeyboardInterrupt:
-            stop.set()
-            worker.join(2.0)
-            raise
-        finally:
-            self.status.clear()
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
-        return box["result"]  # type: ignore[return-value]
+        return self.run_worker(
+            label, lambda stop: engine.think(Limits(turn_ms=self.turn_ms), on_info=latest.append, stop=stop),
+            lambda: f"depth {latest[-1].depth}, " if latest else "")
 
     def describe(self, result: SearchResult) -> str:
         """The eval, depth and principal variation of an answer, e.g. 'eval +35, depth 9, pv h8 i9 j10'."""
@@ -423,14 +360,9 @@ class PlaySession:
         self.show_thinking = not self.show_thinking
         self.say(f"Pentad's eval and principal variation are {'shown' if self.show_thinking else 'hidden'}.")
 
-    def cmd_board(self, _arg: str) -> None:
-        self.draw()
-
-    def cmd_help(self, _arg: str) -> None:
-        self.say(HELP)
-
-    def cmd_quit(self, _arg: str) -> None:
-        self.quitting = True
+    def help_text(self) -> str:
+        """The help command's text."""
+        return HELP
 
     # --- position --------------------------------------------------------------------------------------------------
     def load_game(self, game: records.Game, rule: Optional[Rule] = None, keep_colours: bool = False) -> None:
@@ -470,13 +402,6 @@ class PlaySession:
         view = BoardView(engine.width, engine.height, stones, last, five, forbidden, self.hint)
         self.say("")
         self.say(screen.render_board(view, self.color))
-
-    def say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def error(self, text: str) -> None:
-        self.say(paint(text, "error", self.color))
 
     def point_name(self, point: Point) -> str:
         return records.format_point(point, self.engine.height)

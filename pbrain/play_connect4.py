@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import threading
-import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Set, TextIO, Tuple
+from typing import Callable, List, Optional, Set, TextIO, Tuple
 
 import pbrain
 from pbrain import c4players, screen
 from pbrain.connect4 import FIRST, HEIGHT, SECOND, WIDTH, Connect4, Connect4Error
-from pbrain.play import ENGINE_NAME, STATUS_INTERVAL_S, PlayError
+from pbrain.play import ENGINE_NAME, PlayError
 from pbrain.screen import paint
+from pbrain.terminal import TerminalSession
 
 Cell = Tuple[int, int]
 """(column, row), both from 0; row 0 is the bottom."""
@@ -135,20 +134,14 @@ class Outcome:
     four: Tuple[Cell, ...] = ()
 
 
-class Connect4Session:
-    """One person against the engine at Connect Four: the board, the commands, and the engine's turns.
-
-    `read(prompt)` returns the next line (raising EOFError at the end, KeyboardInterrupt on Ctrl-C); everything
-    is written to `out`. `color` turns on ANSI colour, `live` the status line updated in place while thinking.
-    """
+class Connect4Session(TerminalSession):
+    """One person against the engine at Connect Four: the board, the commands, and the engine's turns (the loop,
+    the thinking worker and the output are TerminalSession's)."""
 
     def __init__(self, options: Connect4Options, read: Callable[[str], str], out: TextIO, color: bool = False,
                  live: bool = False) -> None:
+        super().__init__(read, out, color, live)
         self.options = options
-        self.read = read
-        self.out = out
-        self.color = color
-        self.status = screen.StatusLine(out, live)
         self.human = options.human
         self.engine_name = options.engine
         self.show_thinking = options.show_thinking
@@ -156,32 +149,12 @@ class Connect4Session:
         self.outcome: Optional[Outcome] = None
         self.hint: Optional[int] = None
         """The hinted column (0-based), shown as '?' where the stone would land."""
-        self.quitting = False
-        self.commands: Dict[str, Callable[[str], None]] = {
+        self.commands.update({
             "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
-            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "help": self.cmd_help,
-            "?": self.cmd_help, "quit": self.cmd_quit, "exit": self.cmd_quit, "q": self.cmd_quit,
-            "thinking": self.cmd_thinking, "board": self.cmd_board,
-        }
+            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "thinking": self.cmd_thinking,
+        })
 
     # --- running ---------------------------------------------------------------------------------------------------
-    def run(self) -> int:
-        """Play until quit, end of input or Ctrl-C; returns the exit status (0)."""
-        try:
-            self.start()
-            while not self.quitting:
-                try:
-                    line = self.read(self.prompt())
-                except EOFError:
-                    self.say("")
-                    break
-                self.handle(line)
-        except KeyboardInterrupt:
-            self.status.clear()
-            self.say("")
-        self.say("Goodbye.")
-        return 0
-
     def start(self) -> None:
         """The greeting, the --load file (PlayError when it cannot be read), the board, and the engine's move if
         it is its turn."""
@@ -204,18 +177,6 @@ class Connect4Session:
         if self.outcome is not None:
             return "Game over - new, undo, save FILE or quit: "
         return f"Move {self.game.move_count + 1}, you play {STONE_CHAR[self.human]}: "
-
-    def handle(self, line: str) -> None:
-        """One line of input: a move or a command. The engine then moves if it is its turn."""
-        text = line.strip()
-        if not text:
-            return
-        word, _, rest = text.partition(" ")
-        command = self.commands.get(word.lower())
-        if command is not None:
-            command(rest.strip())
-            return
-        self.human_move(text)
 
     # --- moves -----------------------------------------------------------------------------------------------------
     def human_move(self, text: str) -> None:
@@ -299,31 +260,7 @@ class Connect4Session:
             self.error(f"{str(error)[:1].upper()}{str(error)[1:]}.")
             return None
         position = self.game.copy()
-        stop = threading.Event()
-        box: Dict[str, object] = {}
-
-        def work() -> None:
-            try:
-                box["answer"] = player(position, self.options.time_s, stop)
-            except BaseException as error:  # handed to the main thread
-                box["error"] = error
-
-        worker = threading.Thread(target=work, name="pentad-c4-think", daemon=True)
-        started = time.monotonic()
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(STATUS_INTERVAL_S)
-                self.status.show(f"{label}... {time.monotonic() - started:.1f} s")
-        except KeyboardInterrupt:
-            stop.set()
-            worker.join(2.0)
-            raise
-        finally:
-            self.status.clear()
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
-        return box["answer"]  # type: ignore[return-value]
+        return self.run_worker(label, lambda stop: player(position, self.options.time_s, stop))
 
     # --- commands --------------------------------------------------------------------------------------------------
     def cmd_undo(self, _arg: str) -> None:
@@ -427,17 +364,9 @@ class Connect4Session:
         self.show_thinking = not self.show_thinking
         self.say(f"{ENGINE_NAME}'s eval is {'shown' if self.show_thinking else 'hidden'} with its moves.")
 
-    def cmd_board(self, _arg: str) -> None:
-        """Draw the board again."""
-        self.draw()
-
-    def cmd_help(self, _arg: str) -> None:
-        """Print the help text."""
-        self.say(HELP)
-
-    def cmd_quit(self, _arg: str) -> None:
-        """Leave after this line."""
-        self.quitting = True
+    def help_text(self) -> str:
+        """The help command's text."""
+        return HELP
 
     # --- position and output ---------------------------------------------------------------------------------------
     def set_game(self, game: Connect4, keep_sides: bool = False) -> None:
@@ -453,15 +382,6 @@ class Connect4Session:
         """Print the board."""
         self.say("")
         self.say(render_board(self.game, self.outcome.four if self.outcome else (), self.hint, self.color))
-
-    def say(self, text: str) -> None:
-        """Write a line."""
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def error(self, text: str) -> None:
-        """Write a line as an error."""
-        self.say(paint(text, "error", self.color))
 
 
 def mover(number: int) -> int:
