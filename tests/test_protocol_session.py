@@ -152,8 +152,9 @@ def test_an_illegal_answer_is_replaced() -> None:
 def test_time_left_is_counted_down_between_info_lines() -> None:
     engine = slow(seconds=0.3)
     with SessionBrain(engine) as brain:
-        started(brain, "INFO timeout_turn 5000", "INFO timeout_match 10000", "INFO time_left 10000",
-                *MIDDLE_GAME)
+        started(brain)  # START first: the time a BOARD waits behind it is charged too, and is not what this tests
+        for line in ("INFO timeout_turn 5000", "INFO timeout_match 10000", "INFO time_left 10000", *MIDDLE_GAME):
+            brain.line(line)
         brain.reply(timeout=5)
         brain.line("TURN 0,0")
         brain.reply(timeout=5)
