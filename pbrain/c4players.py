@@ -13,7 +13,7 @@ from typing import Callable, Dict, Optional
 from pbrain.c4solver import PROVEN, Solver
 from pbrain.connect4 import HEIGHT, WIDTH, Connect4, Connect4Error
 from pbrain.mcts import MCTS, UNPROVEN, MCTSConfig
-from pbrain.mcts_connect4 import Connect4Policy, PlainUCTPolicy
+from pbrain.mcts_connect4 import Connect4Policy
 
 TREE_FREE_SHARE = 0.06
 """Share of an MCTS move's time kept for freeing its tree (a few hundred thousand nodes at 1 s: up to ~0.1 s)."""
@@ -128,7 +128,7 @@ def mcts_move(pos: Connect4, time_s: float, stop=None) -> Answer:  # type: ignor
 
 def uct_move(pos: Connect4, time_s: float, stop=None) -> Answer:  # type: ignore[no-untyped-def]
     """The seed's plain UCT: every legal move, uniformly random playouts, no proofs."""
-    return _mcts_answer(pos, time_s, stop, PlainUCTPolicy(), MCTSConfig(solver=False))
+    return _mcts_answer(pos, time_s, stop, Connect4Policy(plain=True), MCTSConfig(solver=False))
 
 
 PLAYERS: Dict[str, Callable[..., Answer]] = {"alphabeta": alphabeta_move, "mcts": mcts_move, "uct": uct_move}

@@ -1,6 +1,6 @@
 # C view of pbrain/c4solver.py (Cython pure-Python mode). Keep in step with c4solver.py.
 cimport cython
-from pbrain.connect4 cimport u64, Connect4, BOARD, BOTTOM, MASK64, NCELLS, NCOLS, STRIDE
+from pbrain.connect4 cimport u64, Connect4, column_of, BOARD, BOTTOM, MASK64, NCELLS, NCOLS
 from pbrain.connect4 cimport column_cells, playable_cells, popcount, winning_mask
 
 cdef enum:
@@ -69,7 +69,3 @@ cdef class Solver:
     @cython.locals(opp=u64, mine=u64, theirs=u64, my_rows=u64, their_rows=u64, score=int, centre=u64,
                    shadow_mine=u64, shadow_theirs=u64, good_mine=int, good_theirs=int)
     cdef int _evaluate(self, u64 cur, u64 mask, int n) noexcept
-
-
-@cython.locals(col=int)
-cdef int _column_of(u64 bit) noexcept

@@ -30,8 +30,8 @@ import cython
 from pbrain.connect4 import Connect4, Connect4Error
 
 if not cython.compiled:
-    from pbrain.connect4 import BOARD, BOTTOM, MASK64, NCELLS, NCOLS, STRIDE  # noqa: F401
-    from pbrain.connect4 import column_cells, playable_cells, popcount, winning_mask  # noqa: F401
+    from pbrain.connect4 import BOARD, BOTTOM, MASK64, NCELLS, NCOLS  # noqa: F401
+    from pbrain.connect4 import column_cells, column_of, playable_cells, popcount, winning_mask  # noqa: F401
 
     MAX_PLY = 44
     CHECK_MASK = 4095
@@ -275,7 +275,7 @@ class Solver:
         poss = playable_cells(mask)
         wins = poss & winning_mask(cur, mask)
         if wins:
-            self.best_col = _column_of(wins & (0 - wins))
+            self.best_col = column_of(wins & (0 - wins))
             return 1 if weak else (NCELLS + 1 - n) // 2
         safe = self._fallback(cur, mask)
         if safe == 0:
@@ -385,7 +385,7 @@ class Solver:
         poss = playable_cells(mask)
         wins = poss & winning_mask(cur, mask)
         if wins:
-            return (HWIN + (NCELLS + 1 - n) // 2, _column_of(wins & (0 - wins)), 1)
+            return (HWIN + (NCELLS + 1 - n) // 2, column_of(wins & (0 - wins)), 1)
         self._fallback(cur, mask)
         result = (0, self.best_col, 0)
         for depth in range(1, min(max_depth, NCELLS - n) + 1):
@@ -498,11 +498,3 @@ class Solver:
         centre = column_cells(3)
         score += self.w_centre * (popcount(cur & centre) - popcount(opp & centre))
         return score
-
-
-def _column_of(bit: int) -> int:
-    """The column of a one-bit cell bitboard."""
-    col = 0
-    while (bit >> (STRIDE * (col + 1))) != 0:
-        col += 1
-    return col

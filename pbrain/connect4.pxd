@@ -21,6 +21,8 @@ cdef u64 winning_mask(u64 stones, u64 mask) noexcept
 @cython.locals(pair=u64, d=int)
 cdef bint has_four(u64 stones) noexcept
 cdef u64 move_bit(u64 mask, int col) noexcept
+@cython.locals(col=int)
+cdef int column_of(u64 bit) noexcept
 cdef u64 _splitmix(u64 x) noexcept
 
 
@@ -59,4 +61,4 @@ cdef class Connect4:
     @cython.locals(stones=u64, pair=u64, starts=u64, d=int, start=int, k=int)
     cpdef list winning_cells(self)
     @cython.locals(cur=u64, mask=u64, poss=u64, threats=u64, bit=u64, k=u64, n=int, side=int, _=u64)
-    cdef int _playout(self, u64 state) noexcept
+    cdef int _playout(self, u64 state, bint guided) noexcept

@@ -109,6 +109,14 @@ def move_bit(mask: int, col: int) -> int:
     return playable_cells(mask) & column_cells(col)
 
 
+def column_of(bit: int) -> int:
+    """The column of a one-bit cell bitboard."""
+    col = 0
+    while (bit >> (STRIDE * (col + 1))) != 0:
+        col += 1
+    return col
+
+
 def _splitmix(x: int) -> int:
     """A well-mixed nonzero 64-bit PRNG state from any seed."""
     x = (x + SPLIT_GAMMA) & MASK64
@@ -299,12 +307,13 @@ class Connect4:
                     return [((start + k * d) // STRIDE, (start + k * d) % STRIDE) for k in range(4)]
         return []
 
-    def random_playout(self, seed: int) -> int:
-        """Play random moves to the end of the game (taking a win, else blocking the opponent's, when there is
-        one) and return the winner, 0 for a draw. The position is left unchanged; the same seed, the same game."""
-        return self._playout(_splitmix(seed & MASK64))
+    def random_playout(self, seed: int, guided: bool = True) -> int:
+        """Play random moves to the end of the game and return the winner, 0 for a draw; `guided` takes a win,
+        else blocks the opponent's, when there is one (unguided: every move uniformly at random). The position is
+        left unchanged; the same seed, the same game."""
+        return self._playout(_splitmix(seed & MASK64), guided)
 
-    def _playout(self, state: int) -> int:
+    def _playout(self, state: int, guided: bool) -> int:
         """random_playout from a mixed nonzero xorshift64* state."""
         if self.won:
             return self.won
@@ -314,14 +323,16 @@ class Connect4:
         side = self.side
         while n < NCELLS:
             poss = playable_cells(mask)
-            if winning_mask(cur, mask) & poss:
-                return side
-            threats = winning_mask(cur ^ mask, mask) & poss
-            if threats:
-                if threats & (threats - 1):
-                    return 3 - side  # two cells to block: the opponent wins next move
-                bit = threats
-            else:
+            bit = 0
+            if guided:
+                if winning_mask(cur, mask) & poss:
+                    return side
+                threats = winning_mask(cur ^ mask, mask) & poss
+                if threats:
+                    if threats & (threats - 1):
+                        return 3 - side  # two cells to block: the opponent wins next move
+                    bit = threats
+            if bit == 0:
                 state ^= state >> 12
                 state ^= (state << 25) & MASK64
                 state ^= state >> 27
@@ -329,6 +340,8 @@ class Connect4:
                 for _ in range(k):
                     poss &= poss - 1
                 bit = poss & -poss
+                if not guided and has_four(cur | bit):
+                    return side  # (guided, a random move is never a win: a win would have been taken)
             cur = cur ^ mask
             mask = mask | bit
             n += 1

@@ -123,7 +123,7 @@ class PlaySession(TerminalSession):
                 self.load_game(records.load(self.options.load), self.options.rule if self.options.rule_given
                                else None, keep_colours=self.options.human_given)
             except (records.RecordError, BoardError) as error:
-                raise PlayError(f"cannot load {self.options.load}: {_file_error(error, self.options.load)}") \
+                raise PlayError(f"cannot load {self.options.load}: {file_error(error, self.options.load)}") \
                     from None
         self.say(paint(f"{ENGINE_NAME} {pbrain.__version__}", "bold", self.color)
                  + f" - {self.rule_name()} on {self.engine.width}x{self.engine.height}, level "
@@ -312,7 +312,7 @@ class PlaySession(TerminalSession):
         try:
             records.save(path, self.record())
         except (records.RecordError, OSError) as error:
-            self.error(f"Cannot save {path}: {_file_error(error, path)}")
+            self.error(f"Cannot save {path}: {file_error(error, path)}")
             return
         self.say(f"Saved {self.engine.board.move_count} moves to {path}.")
 
@@ -326,7 +326,7 @@ class PlaySession(TerminalSession):
             game = records.load(path)
             self.load_game(game)
         except (records.RecordError, BoardError, OSError) as error:
-            self.error(f"Cannot load {path}: {_file_error(error, path)}")
+            self.error(f"Cannot load {path}: {file_error(error, path)}")
             return
         self.say(f"Loaded {path}: {self.rule_name()} on {self.engine.width}x{self.engine.height}, "
                  f"{len(game.moves)} moves; you play {stone_name(self.human, self.color)}.")
@@ -419,7 +419,7 @@ class PlaySession(TerminalSession):
         return self.engine.rule.name.lower().replace("_", " ")
 
 
-def _file_error(error: BaseException, path: str) -> str:
+def file_error(error: BaseException, path: str) -> str:
     """The message of a file error without the path that the caller names anyway."""
     if isinstance(error, OSError):
         return error.strerror or str(error)

@@ -16,7 +16,8 @@ from typing import Callable, List, Optional, Set, TextIO, Tuple
 import pbrain
 from pbrain import c4players, screen
 from pbrain.connect4 import FIRST, HEIGHT, SECOND, WIDTH, Connect4, Connect4Error
-from pbrain.play import ENGINE_NAME, PlayError
+from pbrain.play import ENGINE_NAME, PlayError, file_error
+from pbrain.rules import opponent
 from pbrain.screen import paint
 from pbrain.terminal import TerminalSession
 
@@ -67,11 +68,6 @@ def side_name(side: int, color: bool = False) -> str:
     if color:
         letter = f"{_STONE_STYLE[side]}{letter}{screen.RESET}"
     return f"{letter} ({'first' if side == FIRST else 'second'})"
-
-
-def other(side: int) -> int:
-    """The opponent of `side`."""
-    return SECOND if side == FIRST else FIRST
 
 
 def find_player(name: str) -> Callable[..., c4players.Answer]:
@@ -163,7 +159,8 @@ class Connect4Session(TerminalSession):
             try:
                 self.set_game(read_game(self.options.load), keep_sides=self.options.human_given)
             except (Connect4Error, OSError) as error:
-                raise PlayError(f"cannot load {self.options.load}: {_reason(error)}") from None
+                raise PlayError(f"cannot load {self.options.load}: {file_error(error, self.options.load)}") \
+                    from None
         self.say(paint(f"{ENGINE_NAME} {pbrain.__version__}", "bold", self.color)
                  + f" - Connect Four, {WIDTH} columns by {HEIGHT} rows, the {self.engine_name} engine, "
                  f"{self.options.time_s:g} s a move.")
@@ -308,10 +305,10 @@ class Connect4Session(TerminalSession):
         if self.outcome is not None:
             self.error(GAME_OVER)
             return
-        self.human = other(self.human)
+        self.human = opponent(self.human)
         self.hint = None
         self.say(f"You now play {side_name(self.human, self.color)}; {ENGINE_NAME} plays "
-                 f"{side_name(other(self.human), self.color)}.")
+                 f"{side_name(opponent(self.human), self.color)}.")
         self.after_change()
 
     def cmd_new(self, _arg: str) -> None:
@@ -332,7 +329,7 @@ class Connect4Session(TerminalSession):
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(self.game.moves_string() + "\n")
         except OSError as error:
-            self.error(f"Cannot save {path}: {_reason(error)}")
+            self.error(f"Cannot save {path}: {file_error(error, path)}")
             return
         self.say(f"Saved {self.game.move_count} moves to {path}.")
 
@@ -345,7 +342,7 @@ class Connect4Session(TerminalSession):
         try:
             game = read_game(path)
         except (Connect4Error, OSError) as error:
-            self.error(f"Cannot load {path}: {_reason(error)}")
+            self.error(f"Cannot load {path}: {file_error(error, path)}")
             return
         self.set_game(game)
         self.say(f"Loaded {path}: {game.move_count} moves; you play {side_name(self.human, self.color)}.")
@@ -356,7 +353,7 @@ class Connect4Session(TerminalSession):
         if self.outcome is not None:
             self.error("The game is already over.")
             return
-        self.outcome = Outcome(other(self.human), "resign")
+        self.outcome = Outcome(opponent(self.human), "resign")
         self.announce()
 
     def cmd_thinking(self, _arg: str) -> None:
@@ -393,13 +390,6 @@ def describe(answer: c4players.Answer) -> str:
     """An answer's eval and effort, e.g. 'eval +3, depth 12, 20514 nodes, 0.3 s' (no depth for a proof)."""
     depth = f", depth {answer.depth}" if answer.depth else ""
     return f"{answer.text}{depth}, {answer.nodes} nodes, {answer.time_ms / 1000:.1f} s"
-
-
-def _reason(error: BaseException) -> str:
-    """The message of a file or game error, without the path the caller names anyway."""
-    if isinstance(error, OSError):
-        return error.strerror or str(error)
-    return str(error)
 
 
 # --- the board -----------------------------------------------------------------------------------------------------

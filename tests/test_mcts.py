@@ -13,7 +13,7 @@ from pbrain.c4players import PLAYERS
 from pbrain.connect4 import Connect4
 from pbrain.engine import Engine, Limits
 from pbrain.mcts import MCTS, UNPROVEN, MCTSConfig, value_to_score
-from pbrain.mcts_connect4 import Connect4Policy, PlainUCTPolicy, preselected, pure_playout
+from pbrain.mcts_connect4 import Connect4Policy, preselected
 from pbrain.mcts_gomoku import GomokuGame, GomokuPolicy, forced_points
 from pbrain.rules import BLACK, WHITE, Rule
 from tests.brains import SessionBrain
@@ -319,15 +319,15 @@ def test_connect4_mcts_proves_and_plain_uct_does_not() -> None:
     pos = Connect4("4455")
     proven = MCTS(pos, Connect4Policy()).search(max_iterations=2000)
     assert proven.solved == 1 and proven.move in (2, 5)
-    plain = MCTS(pos, PlainUCTPolicy(), MCTSConfig(solver=False)).search(max_iterations=2000)
+    plain = MCTS(pos, Connect4Policy(plain=True), MCTSConfig(solver=False)).search(max_iterations=2000)
     assert plain.solved == UNPROVEN and plain.iterations == 2000
     assert pos.moves_string() == "4455"
 
 
-def test_pure_playout_is_uniform_and_leaves_the_position() -> None:
+def test_unguided_playout_is_uniform_and_leaves_the_position() -> None:
     pos = Connect4("44")
-    results = [pure_playout(pos, seed) for seed in range(3000)]
+    results = [pos.random_playout(seed, False) for seed in range(3000)]
     assert pos.moves_string() == "44"
     assert set(results) <= {0, 1, 2} and results.count(1) > 1000 and results.count(2) > 1000
-    assert results == [pure_playout(pos, seed) for seed in range(3000)], "the same seed, the same game"
-    assert pure_playout(Connect4("1212121"), 5) == 1  # a finished game returns its winner
+    assert results == [pos.random_playout(seed, False) for seed in range(3000)], "the same seed, the same game"
+    assert Connect4("1212121").random_playout(5, False) == 1  # a finished game returns its winner
