@@ -9,7 +9,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HOT_CORE = ["board", "evaluation", "movegen", "threats", "tt", "rootthreats", "search", "mcts", "mcts_gomoku",
-            "connect4", "c4solver", "mcts_connect4"]
+            "connect4", "c4solver", "mcts_connect4", "dfpn"]
 DIRECTIVES = {
     "language_level": 3,
     "boundscheck": False,

@@ -15,7 +15,7 @@ import sys
 __version__ = "0.1.0"
 
 HOT_CORE = ("board", "evaluation", "movegen", "threats", "tt", "rootthreats", "search", "mcts", "mcts_gomoku",
-            "connect4", "c4solver", "mcts_connect4")
+            "connect4", "c4solver", "mcts_connect4", "dfpn")
 
 
 class _SourceOnlyFinder(importlib.abc.MetaPathFinder):

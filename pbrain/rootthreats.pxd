@@ -3,6 +3,7 @@ cimport cython
 from pbrain.board cimport Board, BLACK, P4_FIVE, P4_FLEX4
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver
+from pbrain.dfpn cimport ProofSolver
 
 cdef enum:
     WIN = 30000
@@ -12,6 +13,8 @@ cdef class RootThreats:
     cdef readonly Board board
     cdef MoveGen gen
     cdef ThreatSolver threats
+    cdef ProofSolver proofs
+    cdef bint vct_by_proofs
     cdef readonly long nodes
     cdef long node_limit, next_check
     cdef bint aborted
@@ -30,11 +33,14 @@ cdef class RootThreats:
     cdef readonly object last_reason
 
     cdef void _bind(self, Board board)
+    @cython.locals(found=bint)
+    cdef bint _vct(self, int horizon, long max_nodes, double deadline, int first_threats)
+    cdef list _vct_line(self)
     cdef void _check_limits(self)
     cdef unsigned long long _key(self) noexcept
     @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
     cdef int _instant_answer(self) noexcept
-    @cython.locals(share=long, found=bint, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double)
+    @cython.locals(share=long, found=bint, win_threats=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double)
     cdef tuple _threat_phase(self, int max_depth, long max_nodes, double soft_s, double hard_ms, bint converting)
     cdef void _remember_proof(self, int move, int threats)
     @cython.locals(found=bint, last=int)

@@ -16,6 +16,7 @@ import cython
 from pbrain import params
 from pbrain.board import Board
 from pbrain.movegen import MoveGen
+from pbrain.dfpn import ProofSolver
 from pbrain.threats import SIDE_KEYS, ThreatSolver
 
 if not cython.compiled:
@@ -57,15 +58,34 @@ class RootThreats:
         self.proof_key = 0
         self.proof_count = -1
         self.proof_threats = 0
+        self.vct_by_proofs = False
         self.instant_score = 0
         self.last_reason = "search"
 
     def _bind(self, board: Board) -> None:
         """Work on `board` from now on: a new threat solver, and a move generator with a buffer for every ply of
-        the main search (params.MAX_PLY)."""
+        the main search (params.MAX_PLY), and a proof-number VCT on that solver."""
         self.board = board
         self.gen = MoveGen(board, params.MAX_PLY + 1)
         self.threats = ThreatSolver(board)
+        self.proofs = ProofSolver(self.threats)
+
+    def _vct(self, horizon: int, max_nodes: int, deadline: float, first_threats: int) -> bool:
+        """VCT for the side to move: by proof numbers (no horizon, its table kept for the game) when `horizon` is
+        the root's full one, else the threat solver's within `horizon` threats (a depth-capped level). Adds the
+        nodes; the first move is in vct_line()."""
+        if horizon >= self.root_vct_threats:
+            found = self.proofs.prove(max_nodes, deadline)
+            self.nodes += self.proofs.nodes
+        else:
+            found = self.threats.vct(horizon, max_nodes, deadline, first_threats)
+            self.nodes += self.threats.nodes
+        self.vct_by_proofs = horizon >= self.root_vct_threats
+        return found
+
+    def _vct_line(self) -> list:
+        """The winning line of the last `_vct` that found one."""
+        return self.proofs.winning_line() if self.vct_by_proofs else self.threats.winning_line()
 
     # --- the think's limits -------------------------------------------------------------------------------------
     def _check_limits(self) -> None:
@@ -154,14 +174,14 @@ class RootThreats:
             self._check_limits()
             if not self.aborted:
                 # A re-proof starts one threat short of the old proof's horizon (the opponent has answered one).
-                found = threats.vct(self.vct_threats, vct_nodes, vct_deadline,
-                                    max(2, self.proof_threats - 1) if converting else 2)
-                self.nodes += threats.nodes
+                found = self._vct(self.vct_threats, vct_nodes, vct_deadline,
+                                  max(2, self.proof_threats - 1) if converting else 2)
                 if found:
-                    line = threats.winning_line()
+                    line = self._vct_line()
                     self.last_reason = "vct"
-                    self._remember_proof(line[0], threats.win_threats)
-                    return line[0], WIN - 2 * threats.win_threats - 1, 0, self.nodes, [line[0]]
+                    win_threats = threats.win_threats if not self.vct_by_proofs else (len(line) + 1) // 2
+                    self._remember_proof(line[0], win_threats)
+                    return line[0], WIN - 2 * win_threats - 1, 0, self.nodes, line if self.vct_by_proofs else [line[0]]
                 self._check_limits()
             if not self.aborted:
                 self._restrict_to_defences(self.started + soft_s * params.ROOT_THREAT_SHARE,
@@ -213,8 +233,7 @@ class RootThreats:
         threatened = threats.vcf(self.vcf_fours, max(probe_vcf, threat_nodes), threat_deadline)
         self.nodes += threats.nodes
         if not threatened:
-            threatened = threats.vct(self.vct_threats, max(probe_vct, threat_nodes), threat_deadline)
-            self.nodes += threats.nodes
+            threatened = self._vct(self.vct_threats, max(probe_vct, threat_nodes), threat_deadline, 2)
         board.set_side(me)
         self._check_limits()
         self.threatened = threatened
@@ -286,7 +305,6 @@ class RootThreats:
                 refuted = threats.vcf(vcf_fours, probe_nodes, deadline)
                 self.nodes += threats.nodes
             if vct_threats > 0 and not refuted:
-                refuted = threats.vct(vct_threats, probe_nodes, deadline)
-                self.nodes += threats.nodes
+                refuted = self._vct(vct_threats, probe_nodes, deadline, 2)
         board.unmake()
         return refuted

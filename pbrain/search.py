@@ -75,6 +75,7 @@ class Searcher(RootThreats):
         for i in range(2 * self.board.ncells):
             self.history[i] = 0
         self.threats.clear()
+        self.proofs.clear()
 
     def exclude_root_moves(self, cells: list) -> None:
         """Search only the root moves not in `cells` from the next think on (multi-PV: the lines already found
@@ -98,11 +99,13 @@ class Searcher(RootThreats):
         (best cell or -1, score, completed depth, nodes, pv cells)."""
         self.stop = stop
         self.threats.stop = stop
+        self.proofs.stop = stop
         try:
             return self._think(max_depth, max_nodes, soft_ms, hard_ms, on_iteration)
         finally:
             self.stop = None
             self.threats.stop = None
+            self.proofs.stop = None
 
     def _think(self, max_depth: int, max_nodes: int, soft_ms: float, hard_ms: float, on_iteration: object) -> tuple:
         board = self.board
