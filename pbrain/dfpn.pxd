@@ -6,7 +6,7 @@ from pbrain.threats cimport ThreatSolver, MAX_THREAT_PLY
 
 cdef enum:
     INF = 268435456
-    TABLE_BITS = 19
+    TABLE_BITS = 18
     MAX_LINE = 64
 
 @cython.final

@@ -27,7 +27,7 @@ if not cython.compiled:
     from pbrain.threats import MAX_THREAT_PLY  # noqa: F401
 
     INF = 1 << 28
-    TABLE_BITS = 19
+    TABLE_BITS = 18
     MAX_LINE = 64
 
 COMPILED = cython.compiled

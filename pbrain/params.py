@@ -58,8 +58,9 @@ DEFENCE_PROBE_MAX_NODES = 200000
 """Each further pass of the VCT probes over the moves still standing has this many times the budget, up to this."""
 
 # --- Memory -----------------------------------------------------------------------------------------------------
-PROCESS_BASELINE_BYTES = 36 * 1024 * 1024
-"""What the process uses besides the transposition table (interpreter, numpy, tables, buffers)."""
+PROCESS_BASELINE_BYTES = 44 * 1024 * 1024
+"""What the process uses besides the transposition table (interpreter, numpy, tables, buffers, the threat and
+proof-number tables)."""
 TT_SHARE = 0.6
 """Share of the memory left above the baseline that the transposition table takes."""
 TT_MAX_BYTES = 512 * 1024 * 1024

@@ -240,6 +240,7 @@ class RootThreats:
         if not threatened or self.aborted:
             return
         n = gen.gen_all(0, me)
+        gen.sort(0, n)  # the likeliest defences first: moves left unexamined at the deadline stay in
         survivors = 0
         horizon = self.vcf_fours
         while survivors == 0 and horizon >= 1:  # the moves that stop the VCF (all when there is none)
