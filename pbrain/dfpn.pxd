@@ -8,6 +8,7 @@ cdef enum:
     INF = 268435456
     TABLE_BITS = 18
     MAX_LINE = 64
+    THREE_PN = 2
 
 @cython.final
 cdef class ProofSolver:
@@ -23,7 +24,6 @@ cdef class ProofSolver:
     cdef int[::1] child_init
     cdef int[::1] child_pn
     cdef int[::1] child_dn
-    cdef public int three_pn
     cdef int[::1] line
     cdef readonly int line_length
     cdef readonly long nodes
@@ -50,7 +50,7 @@ cdef class ProofSolver:
                    grow=int, child_th_pn=int, child_th_dn=int, child_attacking=bint, move=int, counter=int)
     cdef void _mid(self, unsigned long long key, bint attacking, int ply, int th_pn, int th_dn) noexcept
     cdef void _check_limits(self) noexcept
-    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, i=int, move=int, key="unsigned long long")
+    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, i=int, move=int, four=bint, key="unsigned long long")
     cdef int _expand_attack(self, int ply) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, base=int, block=int, n=int, i=int, move=int, counter=int, key="unsigned long long")
     cdef int _expand_defence(self, int ply) noexcept

@@ -4,8 +4,9 @@ The game model of ThreatSolver.vct (the attacker plays fours and open threes, th
 `MoveGen.gen_defences` knows; a counter-four and the attacker's forced block are one move, so a counter-VCF is a
 line of such moves), searched best-first by proof and disproof numbers instead of to a threat horizon: narrow
 lines (a four, a three with few answers) are followed as deep as they go, so wins of ten and more threats are
-found in the nodes a horizon search spends on eight. Positions never repeat in gomoku (stones are only added), so the table is a true graph memory; its
-proofs and disproofs hold for the rest of the game and are kept between searches.
+found in the nodes a horizon search spends on eight. Positions never repeat in gomoku (stones are only added), so
+the table is a true graph memory; its proofs and disproofs hold for the rest of the game and are kept between
+searches (cleared with the searcher's tables: a new game, another rule).
 
 Contract of `prove`: called with the attacker to move, True only for a win proved within the limits (the first
 move is winning_line()[0]); False when none was found (limits, a stop, or disproved in the model). The board is
@@ -29,6 +30,7 @@ if not cython.compiled:
     INF = 1 << 28
     TABLE_BITS = 18
     MAX_LINE = 64
+    THREE_PN = 2
 
 COMPILED = cython.compiled
 ATTACKER_KEYS = (0, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1)
@@ -52,7 +54,6 @@ class ProofSolver:
         self.child_init = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
         self.child_pn = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
         self.child_dn = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
-        self.three_pn = 2
         self.line = array("i", [0]) * MAX_LINE
         self.line_length = 0
         self.nodes = 0
@@ -273,7 +274,8 @@ class ProofSolver:
             self.child_keys[base + i] = key ^ board.zobrist[2 * move + me - 1]
             self.child_counter[base + i] = -1
             # A four has one answer, an open three several: the proof of a four is guessed cheaper.
-            self.child_init[base + i] = 1 if (board.state[STATE_STRIDE * move + me] & P4_MASK) >= P4_BLOCK4 else self.three_pn
+            four = (board.state[STATE_STRIDE * move + me] & P4_MASK) >= P4_BLOCK4
+            self.child_init[base + i] = 1 if four else THREE_PN
         return n
 
     def _expand_defence(self, ply: int) -> int:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pbrain.board import Board
 from pbrain.engine import Engine
-from pbrain.rules import Rule
+from pbrain.rules import BLACK, Rule
 
 DATA = Path(__file__).parent / "data"
 
@@ -46,3 +46,33 @@ def grid_of(item: dict) -> "list[list[int]]":
     for x, y, color in item["stones"]:
         grid[x][y] = color
     return grid
+
+
+def defender_loses(board: Board, attacker: int, attacker_wins, counter_fours: int = 3) -> bool:
+    """The defender is to move while the attacker's threat stands: does every reply lose? A reply that leaves the
+    attacker's four loses to the five; a reply that makes a four is answered by the attacker's forced block, after
+    which the defender must find another reply; after any other reply `attacker_wins(board)` must prove the win."""
+    defender = 3 - attacker
+    replies = [c for c in board.candidates() if not (defender == BLACK and board.is_forbidden(c))]
+    for reply in replies:
+        board.place(reply)
+        try:
+            if board.last_move_wins():
+                return False
+            if any(board.is_win_move(c, attacker) for c in board.candidates()):
+                continue
+            blocks = [c for c in board.candidates() if board.is_win_move(c, defender)]
+            if blocks:
+                if len(blocks) > 1 or counter_fours == 0 or (attacker == BLACK and board.is_forbidden(blocks[0])):
+                    return False
+                board.place(blocks[0])
+                try:
+                    if not defender_loses(board, attacker, attacker_wins, counter_fours - 1):
+                        return False
+                finally:
+                    board.undo()
+            elif not attacker_wins(board):
+                return False
+        finally:
+            board.undo()
+    return True

@@ -8,7 +8,7 @@ from pbrain.board import Board
 from pbrain.rules import BLACK, Rule
 from pbrain.threats import ThreatSolver
 from tests.reference import check_vcf_line
-from tests.tactics import board_of, grid_of, load
+from tests.tactics import board_of, defender_loses, grid_of, load
 
 renju_referee = pytest.importorskip("renju.check_forbid")
 
@@ -53,33 +53,6 @@ def test_vcf_respects_the_depth_limit(item: dict) -> None:
     assert solver.vcf(fours, VCF_NODES)
 
 
-def defender_loses(board: Board, solver: ThreatSolver, attacker: int, counter_fours: int = 3) -> bool:
-    """The defender is to move while the attacker's threat stands: does every reply lose? A reply that makes a
-    four is answered by the attacker's forced block, after which the defender must find another reply."""
-    defender = 3 - attacker
-    replies = [c for c in board.candidates() if not (defender == BLACK and board.is_forbidden(c))]
-    for reply in replies:
-        board.place(reply)
-        try:
-            if board.last_move_wins():
-                return False
-            blocks = [c for c in board.candidates() if board.is_win_move(c, defender)]
-            if blocks:
-                if len(blocks) > 1 or counter_fours == 0 or (attacker == BLACK and board.is_forbidden(blocks[0])):
-                    return False
-                board.place(blocks[0])
-                try:
-                    if not defender_loses(board, solver, attacker, counter_fours - 1):
-                        return False
-                finally:
-                    board.undo()
-            elif not (solver.vcf(40, VCF_NODES) or solver.vct(8, VCT_NODES)):
-                return False
-        finally:
-            board.undo()
-    return True
-
-
 @pytest.mark.parametrize("item", VCT_POSITIONS, ids=[p["id"] for p in VCT_POSITIONS])
 def test_vct_found_and_every_defence_refuted(item: dict) -> None:
     board = board_of(item)
@@ -91,7 +64,8 @@ def test_vct_found_and_every_defence_refuted(item: dict) -> None:
     assert board.pattern4(first, item["side"]) < 9, "a VCT position's first move is not a four"
     board.place(first)
     checker = ThreatSolver(board)  # a solver of its own: the root search's proven positions are not evidence
-    assert defender_loses(board, checker, item["side"]), f"{board.xy(first)} can be refuted"
+    assert defender_loses(board, item["side"], lambda b: checker.vcf(40, VCF_NODES) or checker.vct(8, VCT_NODES)), \
+        f"{board.xy(first)} can be refuted"
 
 
 @pytest.mark.parametrize("item", VCT_POSITIONS[:4], ids=[p["id"] for p in VCT_POSITIONS[:4]])
