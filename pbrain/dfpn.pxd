@@ -1,6 +1,6 @@
 # C view of pbrain/dfpn.py
 cimport cython
-from pbrain.board cimport Board, BLACK, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE
+from pbrain.board cimport Board, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver, MAX_THREAT_PLY
 
@@ -21,7 +21,6 @@ cdef class ProofSolver:
     cdef int[::1] work
     cdef unsigned long long[::1] child_keys
     cdef int[::1] child_counter
-    cdef int[::1] child_init
     cdef int[::1] child_pn
     cdef int[::1] child_dn
     cdef int[::1] line
@@ -31,7 +30,7 @@ cdef class ProofSolver:
     cdef long next_check
     cdef double deadline
     cdef bint aborted
-    cdef unsigned long long attacker_key, black_key, white_key
+    cdef unsigned long long attacker_key, side_flip
     cdef public object stop
 
     cdef void _bind(self, ThreatSolver threats)
@@ -54,6 +53,6 @@ cdef class ProofSolver:
     cdef int _expand_attack(self, int ply) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, base=int, block=int, n=int, i=int, move=int, counter=int, key="unsigned long long")
     cdef int _expand_defence(self, int ply) noexcept
-    @cython.locals(attacking=bint, ply=int, made=int, me=int, four=int, n=int, base=int,
+    @cython.locals(attacking=bint, ply=int, me=int, four=int, n=int, base=int,
                    pick=int, most=int, i=int, child=int, move=int, counter=int)
     cdef void _extract_line(self)

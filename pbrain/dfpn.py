@@ -23,7 +23,7 @@ from pbrain.board import Board
 from pbrain.threats import SIDE_KEYS, ThreatSolver
 
 if not cython.compiled:
-    from pbrain.board import BLACK, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.board import P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.threats import MAX_THREAT_PLY  # noqa: F401
 
@@ -51,7 +51,6 @@ class ProofSolver:
         self.work = array("i", [0]) * size
         self.child_keys = array("Q", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
         self.child_counter = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
-        self.child_init = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
         self.child_pn = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
         self.child_dn = array("i", [0]) * (MAX_THREAT_PLY * MAX_MOVES)
         self.line = array("i", [0]) * MAX_LINE
@@ -62,8 +61,7 @@ class ProofSolver:
         self.deadline = 0.0
         self.aborted = False
         self.attacker_key = 0
-        self.black_key = SIDE_KEYS[1]
-        self.white_key = SIDE_KEYS[2]
+        self.side_flip = SIDE_KEYS[1] ^ SIDE_KEYS[2]
         self.stop = None
         """Anything with is_set(), looked at with the deadline every 1024 nodes."""
 
@@ -107,8 +105,8 @@ class ProofSolver:
 
     # --- the table ----------------------------------------------------------------------------------------------
     def _key(self) -> int:
-        board = self.board
-        return board.hash ^ (self.black_key if board.side == BLACK else self.white_key) ^ self.attacker_key
+        """The threat solver's position key, mixed with the attacker's."""
+        return self.threats._key() ^ self.attacker_key
 
     def _find(self, key: int) -> int:
         """The slot holding `key`, or -1 (a bucket is two slots)."""
@@ -151,16 +149,14 @@ class ProofSolver:
         base = ply * MAX_MOVES
         gen = self.gen
         board = self.board
-        # The children's numbers, read from the table once; after that only the child just searched changes (a
-        # transposition updated elsewhere meanwhile is seen on the next visit).
+        # The children's numbers (the expansion's guesses) replaced by the table's where it has them, read once;
+        # after that only the child just searched changes (a transposition updated elsewhere meanwhile is seen on
+        # the next visit).
         for i in range(n):
             child = self._find(self.child_keys[base + i])
             if child >= 0:
                 self.child_pn[base + i] = self.pn[child]
                 self.child_dn[base + i] = self.dn[child]
-            else:
-                self.child_pn[base + i] = self.child_init[base + i] if attacking else 1
-                self.child_dn[base + i] = 1
         pn = 1
         dn = 1
         while True:
@@ -242,7 +238,8 @@ class ProofSolver:
             self.aborted = True
 
     def _expand_attack(self, ply: int) -> int:
-        """An attack node: -1 won, -2 lost, else the number of threats (with their child keys) at this ply."""
+        """An attack node: -1 won, -2 lost, else the number of threats at this ply, with their child keys and
+        first guesses of their numbers."""
         board = self.board
         gen = self.gen
         me = board.side
@@ -268,19 +265,21 @@ class ProofSolver:
             n = self.threats._gen_threats(ply, me)
             if n == 0:
                 return -2
-        key = self._key() ^ self.black_key ^ self.white_key
+        key = self._key() ^ self.side_flip
         for i in range(n):
             move = gen.moves[base + i]
             self.child_keys[base + i] = key ^ board.zobrist[2 * move + me - 1]
             self.child_counter[base + i] = -1
             # A four has one answer, an open three several: the proof of a four is guessed cheaper.
             four = (board.state[STATE_STRIDE * move + me] & P4_MASK) >= P4_BLOCK4
-            self.child_init[base + i] = 1 if four else THREE_PN
+            self.child_pn[base + i] = 1 if four else THREE_PN
+            self.child_dn[base + i] = 1
         return n
 
     def _expand_defence(self, ply: int) -> int:
         """A defence node (the defender to move after a threat): -1 won for the attacker, -2 lost, else the
-        number of defences at this ply (a counter-four with the attacker's forced block as one child)."""
+        number of defences at this ply (a counter-four with the attacker's forced block as one child), with their
+        child keys and first guesses of their numbers."""
         board = self.board
         gen = self.gen
         me = board.side
@@ -305,7 +304,7 @@ class ProofSolver:
             n = gen.gen_defences(ply, me)
             if n == 0:
                 return -1
-        key = self._key() ^ self.black_key ^ self.white_key
+        key = self._key() ^ self.side_flip
         for i in range(n):
             move = gen.moves[base + i]
             counter = -1
@@ -316,11 +315,13 @@ class ProofSolver:
             if counter >= 0:
                 if not gen.legal(counter, opp):
                     return -2  # a counter-four the attacker may not block
-                self.child_keys[base + i] = (key ^ self.black_key ^ self.white_key ^ board.zobrist[2 * move + me - 1]
+                self.child_keys[base + i] = (key ^ self.side_flip ^ board.zobrist[2 * move + me - 1]
                                              ^ board.zobrist[2 * counter + opp - 1])
             else:
                 self.child_keys[base + i] = key ^ board.zobrist[2 * move + me - 1]
             self.child_counter[base + i] = counter
+            self.child_pn[base + i] = 1
+            self.child_dn[base + i] = 1
         return n
 
     # --- the proof ---------------------------------------------------------------------------------------------
@@ -331,7 +332,6 @@ class ProofSolver:
         gen = self.gen
         attacking = True
         ply = 0
-        made = 0
         self.line_length = 0
         while self.line_length + 2 < MAX_LINE:
             me = board.side
@@ -372,15 +372,13 @@ class ProofSolver:
             self.line[self.line_length] = move
             self.line_length += 1
             board.make(move)
-            made += 1
             ply += 1
             if counter >= 0:
                 self.line[self.line_length] = counter
                 self.line_length += 1
                 board.make(counter)
-                made += 1
                 ply += 1
             else:
                 attacking = not attacking
-        for i in range(made):
+        for i in range(ply):  # one stone a ply
             board.unmake()

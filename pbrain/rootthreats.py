@@ -74,13 +74,13 @@ class RootThreats:
         """VCT for the side to move: by proof numbers (no horizon, its table kept for the game) when `horizon` is
         the root's full one, else the threat solver's within `horizon` threats (a depth-capped level). Adds the
         nodes; the first move is in vct_line()."""
-        if horizon >= self.root_vct_threats:
+        self.vct_by_proofs = horizon >= self.root_vct_threats
+        if self.vct_by_proofs:
             found = self.proofs.prove(max_nodes, deadline)
             self.nodes += self.proofs.nodes
         else:
             found = self.threats.vct(horizon, max_nodes, deadline, first_threats)
             self.nodes += self.threats.nodes
-        self.vct_by_proofs = horizon >= self.root_vct_threats
         return found
 
     def _vct_line(self) -> list:
