@@ -2,7 +2,8 @@
 
 Per rule: a weight for each line pattern
 (patterns.Pattern order) and each threat class (patterns.Pattern4 order), for the side to move ("mover") and for
-the side that waits ("waiter"), and the side to move's bonus ("tempo"). Rules without weights of their own use
+the side that waits ("waiter"), the side to move's bonus ("tempo"), and optionally per-code corrections ("code":
+per role, (pattern code, correction) pairs; a pattern code indexes patterns.PATTERN_COMBOS). Rules without weights of their own use
 freestyle's. Weights are in 1/2**SHIFT of the search's score units (the evaluation shifts the sum), so that small
 shapes, each worth a fraction of a unit, still count.
 """

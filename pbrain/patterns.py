@@ -328,9 +328,11 @@ def code_table() -> "array[int]":
     return array("H", [index[tuple(sorted(nibble(w, d) for d in range(4)))] for w in range(CODE_ENTRIES)])
 
 
+@functools.lru_cache(maxsize=None)
 def code_classes(rule: Rule) -> "array[int]":
     """uint8[2 x NUM_CODES]: per colour (black first) and pattern code, FLAG_DOUBLE_THREE | Pattern4 (the class
-    table read by code: a class depends only on which four patterns a cell has, not on their directions)."""
+    table read by code: a class depends only on which four patterns a cell has, not on their directions).
+    Cached: callers must not change it."""
     classes = class_table(rule)
     return array("B", [int(classes[ci * CODE_ENTRIES + pack(combo)]) for ci in range(2) for combo in PATTERN_COMBOS])
 
@@ -339,13 +341,20 @@ ROLES = ("mover", "waiter")
 """The evaluation values a cell for the side to move and for the side that waits, separately."""
 
 
+_CELL_VALUES: "dict[tuple, array[int]]" = {}
+
+
 def cell_values(rule: Rule) -> "array[int]":
     """int32[2 colours x 2 roles x NUM_CODES]: the evaluation's value of an empty cell by its pattern code, at
     [(colour index * 2 + role) * NUM_CODES + code], from the fitted weights of `rule` (eval_weights.py): the sum
-    of its four line patterns' weights and its threat class's weight."""
+    of its four line patterns' weights and its threat class's weight, plus the code's own correction if it has one
+    (the same for both colours). A forbidden cell (renju black) is worth its class's weight alone: it is no shape."""
+    weights = eval_weights.for_rule(rule.name.lower())
+    key = (rule, repr(weights))  # the weights are data that tests (and refits) may swap: cache by their content
+    if key in _CELL_VALUES:
+        return array("i", _CELL_VALUES[key])
     classes = code_classes(rule)
     out = array("i", bytes(4 * 4 * NUM_CODES))
-    weights = eval_weights.for_rule(rule.name.lower())
     for ci in range(2):
         for role_index, role in enumerate(ROLES):
             line = weights["line"][role]
@@ -353,5 +362,9 @@ def cell_values(rule: Rule) -> "array[int]":
             base = (ci * 2 + role_index) * NUM_CODES
             for code, combo in enumerate(PATTERN_COMBOS):
                 cls = classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1)
-                out[base + code] = sum(line[p] for p in combo) + klass[cls]
-    return out
+                out[base + code] = klass[cls] + (sum(line[p] for p in combo) if cls != Pattern4.FORBID else 0)
+            for code, correction in weights.get("code", {}).get(role, ()):
+                if classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1) != Pattern4.FORBID:
+                    out[base + code] += correction
+    _CELL_VALUES[key] = out
+    return array("i", out)

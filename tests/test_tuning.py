@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ from pbrain import eval_weights, patterns
 from pbrain.board import Board
 from pbrain.evaluation import evaluate
 from pbrain.rules import Rule
-from tuning import fit, games, positions
+from tuning import fit, games, label, positions
 
 
 def random_game(rule: Rule, seed: int, plies: int = 40) -> dict:
@@ -35,10 +37,13 @@ def test_features_times_weights_is_the_evaluation(rule: Rule) -> None:
     matrix = positions.code_matrix(rule)
     name = rule.name.lower()
     vector = fit.weight_vector(eval_weights.for_rule(name))
+    corrections = positions.correction_vector(eval_weights.for_rule(name))
     checked = 0
     for seed in range(3):
         for board, _ in positions.game_positions(random_game(rule, seed)):
-            assert int(positions.features(board, matrix) @ vector) >> eval_weights.SHIFT == evaluate(board, board.side)
+            codes = positions.code_counts(board)
+            total = positions.features(board, matrix, codes) @ vector + codes @ corrections
+            assert int(total) >> eval_weights.SHIFT == evaluate(board, board.side)
             checked += 1
     assert checked > 30
 
@@ -81,7 +86,7 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
     records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(12)]
     data = positions.extract(records)
     x = data["x"]
-    prior = fit.weight_vector(eval_weights.for_rule("freestyle"))
+    prior = np.zeros(len(positions.FEATURES))  # the fit's start and ridge centre, whatever the shipped weights are
     truth = prior.copy()
     free = ~fit.fixed_columns()
     truth[free] += rng.normal(0, 80, free.sum())
@@ -101,7 +106,9 @@ def test_weights_file_round_trips() -> None:
     exec(compile(text, "eval_weights.py", "exec"), namespace)
     assert namespace["WEIGHTS"] == eval_weights.WEIGHTS
     entry = fit.weights_of(fit.weight_vector(eval_weights.for_rule("freestyle")), "test")
-    assert entry["class"] == eval_weights.for_rule("freestyle")["class"] and entry["tempo"] == 640
+    shipped = eval_weights.for_rule("freestyle")
+    assert entry["class"] == shipped["class"] and entry["line"] == shipped["line"]
+    assert entry["tempo"] == shipped["tempo"]
 
 
 def test_game_generation_runs_under_ray(tmp_path) -> None:
@@ -118,3 +125,112 @@ def test_game_generation_runs_under_ray(tmp_path) -> None:
         assert record["winner"] == (3 - board.side if board.last_move_wins() else 0)
     data = positions.extract(records)
     assert data["x"].shape == (len(data["y"]), len(positions.FEATURES)) and len(data["y"]) > 0
+
+
+SGF = """(;FF[4]GM[4]GN[1]RU[0]SZ[15]PB[a]PW[b]RE[B+1]
+;B[hh]C[opening move];W[ig]C[opening move];B[hg]C[12ms];W[hf]C[9ms];B[gg]C[8ms])
+(;FF[4]GM[4]GN[2]RU[4]SZ[15]RE[W+1]
+;B[hh]C[opening move];W[ii]C[3ms])
+(;FF[4]GM[4]GN[3]RU[7]SZ[15]RE[W+1]
+;B[hh]C[opening move];W[ii]C[3ms])"""
+
+
+def test_sgf_games_read_as_game_records() -> None:
+    first, second = label.read_sgf(SGF)  # rule 7 (not a Pentad rule) is skipped
+    assert first == {"rule": "freestyle", "size": 15, "opening": [[7, 7], [8, 6]],
+                     "moves": [[7, 7], [8, 6], [7, 6], [7, 5], [6, 6]], "winner": 1}
+    assert second["rule"] == "renju" and second["winner"] == 2 and second["opening"] == [[7, 7]]
+
+
+def test_sampled_positions_are_quiet_and_after_the_opening() -> None:
+    record = random_game(Rule.FREESTYLE, 4, plies=50)
+    plies = label.sample_positions(record, 6, random.Random(2))
+    assert len(plies) == 6 and plies == sorted(set(plies)) and plies[0] >= len(record["opening"])
+    for ply in plies:
+        board = Board(15, 15, 0)
+        for x, y in record["moves"][:ply]:
+            board.play(x, y)
+        assert positions.quiet(board)
+
+
+def test_scores_are_read_from_message_lines() -> None:
+    for line, score in (("MESSAGE Depth 11-17 | Eval 216 | Time 20ms | H7 G8", "216"),
+                        ("MESSAGE Depth 9-30 | Eval -M12 | Time 2ms", "-M12"),
+                        ("MESSAGE depth 7-12 ev -45 n 100 pv 7,7", "-45"), ("MESSAGE depth 3 ev +M5", "+M5")):
+        assert label.EVAL_PATTERN.search(line).group(1) == score
+    assert label.EVAL_PATTERN.search("MESSAGE every move evaluated") is None
+
+
+def test_a_brain_labels_positions_over_the_protocol() -> None:
+    """Pentad itself as the analyst: a position with an open four for the side to move is a mate for it, one
+    where the opponent has an open four is a mate against it."""
+    root = Path(__file__).resolve().parent.parent
+    jobs = [{"rule": "freestyle", "size": 15, "winner": 1, "game": "g",
+             "moves": [[7, 7], [0, 0], [8, 7], [0, 2], [9, 7], [0, 4], [10, 7], [0, 6]]},
+            {"rule": "freestyle", "size": 15, "winner": 1, "game": "g",
+             "moves": [[7, 7], [0, 0], [8, 7], [0, 2], [9, 7], [0, 4], [10, 7]]}]
+    labelled = list(label.label_all(jobs, [sys.executable, "-m", "pbrain"], 200, 2, cwd=root))
+    assert [item["moves"] for item in labelled] == [job["moves"] for job in jobs]
+    assert labelled[0]["eval"].startswith("+M") and labelled[1]["eval"].startswith("-M")
+
+
+def test_analyst_scores_become_probabilities() -> None:
+    assert positions.score_probability("+M9", 200) == 1.0 and positions.score_probability("-M4", 200) == 0.0
+    assert positions.score_probability("0", 200) == 0.5
+    assert positions.score_probability("200", 200) == pytest.approx(1 / (1 + np.exp(-1)))
+    record = {"rule": "freestyle", "size": 15, "moves": [[7, 7], [8, 8], [7, 8]], "winner": 1, "eval": "-200",
+              "game": "x"}
+    board, target = positions.labelled_position(record, 200.0, 0.25)
+    assert board.side == 2  # white to move, black won the game
+    assert target == pytest.approx(0.75 / (1 + np.exp(1)))
+    data = positions.extract([record, dict(record, eval=None), dict(record, eval="+M3", game="y")])
+    assert len(data["y"]) == 2 and data["y"][1] == 1.0 and list(data["game"]) == [0, 1]
+
+
+def test_code_corrections_enter_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per-code corrections ("code") are added to the table: the evaluation is features . w + codes . corrections."""
+    rng = random.Random(8)
+    base = eval_weights.for_rule("freestyle")
+    record = random_game(Rule.STANDARD, 11, plies=50)
+    seen = set()
+    board = Board(15, 15, int(Rule.STANDARD))
+    for x, y in record["moves"]:
+        board.play(x, y)
+        seen.update(np.flatnonzero(positions.code_counts(board)).tolist())
+    columns = np.array(sorted(seen))
+    values = np.array([rng.randint(-40, 40) or 1 for _ in columns], float)
+    made_up = dict(base, code=fit.corrections_of(columns, values))
+    monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
+    matrix = positions.code_matrix(Rule.STANDARD)
+    vector = fit.weight_vector(made_up)
+    corrections = positions.correction_vector(made_up)
+    assert np.array_equal(corrections[columns], values)
+    board = Board(15, 15, int(Rule.STANDARD))
+    for x, y in record["moves"]:
+        board.play(x, y)
+        codes = positions.code_counts(board)
+        total = positions.features(board, matrix, codes) @ vector + codes @ corrections
+        assert int(total) >> eval_weights.SHIFT == evaluate(board, board.side)
+    text = fit.render(dict(eval_weights.WEIGHTS, standard=made_up))
+    namespace: dict = {}
+    exec(compile(text, "eval_weights.py", "exec"), namespace)
+    assert namespace["WEIGHTS"]["standard"]["code"] == made_up["code"]
+
+
+def test_fit_recovers_planted_code_corrections() -> None:
+    records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(20, 32)]
+    data = positions.extract(records)
+    everything = np.ones(len(data["y"]), bool)
+    columns = fit.common_codes(data, everything, 40)
+    assert len(columns) > 5
+    z = fit.code_matrix_of(data, everything, columns)
+    assert np.allclose(z.sum(axis=1), [np.sum(positions.code_counts(board)[columns]) for board in
+                                       (b for record in records for b, _ in positions.game_positions(record))])
+    rng = np.random.default_rng(4)
+    truth = rng.normal(0, 30, len(columns))
+    scale = 2000.0
+    base = data["x"] @ fit.weight_vector(eval_weights.for_rule("freestyle"))
+    y = 1 / (1 + np.exp(-(base + z @ truth) / scale))
+    c = fit.fit_corrections(z, base, y, scale, ridge=1e-7, iterations=50)
+    predicted = 1 / (1 + np.exp(-(base + z @ c) / scale))
+    assert np.max(np.abs(predicted - y)) < 0.01

@@ -8,8 +8,14 @@ all features). Weights the data cannot see (a side to move's five, which the sea
 NONE cells, the zero of the scale) keep their current values. Games, not positions, are split into training and
 validation sets; the validation loss before and after is printed.
 
+With --codes N, a second step fits a correction for every pattern code that N or more training positions have
+(per role, shared by the colours): the same loss with the line / class weights held, a ridge toward 0. The
+corrections let the table value combinations of lines that the sum of their parts misvalues (two twos that make
+a double-three threat, a three next to a blocked two).
+
     python -m tuning.fit positions.npz                  # fit every rule in the file, write pbrain/eval_weights.py
     python -m tuning.fit positions.npz --dry-run        # print, write nothing
+    python -m tuning.fit positions.npz --codes 200      # and per-code corrections
 """
 from __future__ import annotations
 
@@ -102,6 +108,52 @@ def fit_weights(x: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, r
     return w
 
 
+def code_matrix_of(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", rows: np.ndarray,
+                   columns: np.ndarray) -> np.ndarray:
+    """The dense signed code counts (positions.code_counts) of the positions `rows` (a boolean mask over all
+    positions), restricted to the code columns `columns`."""
+    where = np.full(len(rows), -1, np.int64)
+    where[rows] = np.arange(rows.sum())
+    column_of = np.full(2 * patterns.NUM_CODES, -1, np.int64)
+    column_of[columns] = np.arange(len(columns))
+    keep = (where[data["code_row"]] >= 0) & (column_of[data["code_col"]] >= 0)
+    out = np.zeros((int(rows.sum()), len(columns)))
+    out[where[data["code_row"][keep]], column_of[data["code_col"][keep]]] = data["code_count"][keep]
+    return out
+
+
+def common_codes(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", rows: np.ndarray, minimum: int) -> np.ndarray:
+    """The code columns (0 .. 2 x NUM_CODES) that at least `minimum` of the positions `rows` have."""
+    present = rows[data["code_row"]]
+    return np.flatnonzero(np.bincount(data["code_col"][present], minlength=2 * patterns.NUM_CODES) >= minimum)
+
+
+def fit_corrections(z: np.ndarray, base: np.ndarray, y: np.ndarray, scale: float, ridge: float,
+                    iterations: int = 30) -> np.ndarray:
+    """Newton's method for corrections c on the log loss of sigmoid((base + z . c) / scale), a ridge toward 0
+    (scaled by each column's curvature, as fit_weights')."""
+    c = np.zeros(z.shape[1])
+    curvature = np.mean(z * z, axis=0) / (4 * scale * scale) + 1e-12
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(base + z @ c) / scale))
+        gradient = z.T @ (p - y) / (len(y) * scale) + ridge * curvature * c
+        hessian = (z * (p * (1 - p))[:, None]).T @ z / (len(y) * scale * scale) + np.diag(ridge * curvature)
+        step = np.linalg.solve(hessian, gradient)
+        c -= step
+        if np.max(np.abs(step)) < 1e-3:
+            break
+    return c
+
+
+def corrections_of(columns: np.ndarray, values: np.ndarray) -> dict:
+    """Fitted corrections as eval_weights' "code" entry: per role, (code, correction) pairs (rounded, zeros left out)."""
+    out: dict = {role: [] for role in patterns.ROLES}
+    for column, value in zip(columns.tolist(), values.tolist()):
+        if int(round(value)):
+            out[patterns.ROLES[column // patterns.NUM_CODES]].append((column % patterns.NUM_CODES, int(round(value))))
+    return {role: tuple(pairs) for role, pairs in out.items()}
+
+
 def split_by_game(games: np.ndarray, share: float = 0.1, seed: int = 1) -> Tuple[np.ndarray, np.ndarray]:
     """Boolean masks (train, validation) that keep every game's positions on one side."""
     rng = np.random.default_rng(seed)
@@ -119,6 +171,17 @@ def _literal(value: object, indent: int) -> str:
         return "{\n" + "\n".join(lines) + "\n" + " " * indent + "}"
     if isinstance(value, str):
         return json.dumps(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # (code, correction) pairs, wrapped
+        items = [repr(item) for item in value]
+        lines, line = [], ""
+        for item in items:
+            if line and len(line) + len(item) + indent > 112:
+                lines.append(line)
+                line = ""
+            line += item + ", "
+        lines.append(line)
+        inner = " " * (indent + 4)
+        return "(\n" + "\n".join(inner + text.rstrip() for text in lines) + "\n" + " " * indent + ")"
     return repr(value)
 
 
@@ -130,8 +193,11 @@ def render(weights: Dict[str, dict]) -> str:
     return source[:start] + "WEIGHTS: Dict[str, dict] = " + _literal(weights, 0) + source[end:]
 
 
-def fit_rule(x: np.ndarray, y: np.ndarray, games: np.ndarray, rule: str, ridge: float) -> Tuple[np.ndarray, dict]:
-    """Fit one rule's weights; returns (vector, report)."""
+def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndarray, rule: str, ridge: float,
+             codes: int = 0) -> Tuple[np.ndarray, dict, dict]:
+    """Fit one rule's weights on the positions `mask`, and with `codes` > 0 the corrections of the codes that many
+    training positions have; returns (vector, "code" entry or {}, report)."""
+    x, y, games = data["x"][mask], data["y"][mask], data["game"][mask]
     prior = weight_vector(eval_weights.for_rule(rule))
     train, valid = split_by_game(games)
     scale = fit_scale(x[train], y[train], prior)
@@ -141,7 +207,20 @@ def fit_rule(x: np.ndarray, y: np.ndarray, games: np.ndarray, rule: str, ridge: 
     if valid.any():
         report["validation_loss"] = (log_loss(x[valid], y[valid], prior, scale),
                                      log_loss(x[valid], y[valid], w, scale))
-    return w, report
+    if codes <= 0:
+        return w, {}, report
+    rows = np.flatnonzero(mask)
+    train_rows, valid_rows = np.zeros(len(data["y"]), bool), np.zeros(len(data["y"]), bool)
+    train_rows[rows[train]] = True
+    valid_rows[rows[valid]] = True
+    columns = common_codes(data, train_rows, codes)
+    c = fit_corrections(code_matrix_of(data, train_rows, columns), x[train] @ w, y[train], scale, ridge)
+    report["codes"] = int(len(columns))
+    if valid.any():
+        z_valid = code_matrix_of(data, valid_rows, columns)
+        z = x[valid] @ w / scale + z_valid @ c / scale
+        report["validation_loss_codes"] = float(np.mean(np.logaddexp(0.0, z) - y[valid] * z))
+    return w, corrections_of(columns, c), report
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -150,6 +229,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("positions", type=Path, help=".npz from tuning.positions")
     parser.add_argument("--ridge", type=float, default=1e-3, help="pull toward the current weights (default 1e-3)")
     parser.add_argument("--min-positions", type=int, default=1000, help="rules with fewer positions are left alone")
+    parser.add_argument("--codes", type=int, default=0,
+                        help="also fit corrections of the codes that this many training positions have (0: none)")
     parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     args = parser.parse_args(argv)
     data = np.load(args.positions)
@@ -159,11 +240,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if mask.sum() < args.min_positions:
             print(f"{rule}: {mask.sum()} positions, fewer than {args.min_positions}: left alone", file=sys.stderr)
             continue
-        w, report = fit_rule(data["x"][mask], data["y"][mask], data["game"][mask], rule, args.ridge)
+        w, corrections, report = fit_rule(data, mask, rule, args.ridge, args.codes)
         print(f"{rule}: {report}", file=sys.stderr)
         source = (f"tuning.fit on {time.strftime('%Y-%m-%d')}: {report['positions']} positions from "
                   f"{report['games']} games, K {report['scale']}")
         weights[rule] = weights_of(w, source)
+        if corrections:
+            weights[rule]["code"] = corrections
         for name, old, new in zip(FEATURES, weight_vector(eval_weights.for_rule(rule)), w):
             print(f"  {name:24} {old:7.0f} -> {new:8.1f}", file=sys.stderr)
     if not args.dry_run:

@@ -1,4 +1,4 @@
-"""Turn game records into labelled training positions: the evaluation's features and the game's result.
+"""Turn game records into labelled training positions: the evaluation's features and a label for the side to move.
 
 The evaluation is linear in its weights: eval = w . x, where x counts, over the empty cells, each line pattern (four
 per cell) and each threat class, for the side to move (+) and for the side that waits (-), plus 1 for the tempo
@@ -7,7 +7,12 @@ per cell) and each threat class, for the side to move (+) and for the side that 
 A position is kept when it is quiet enough for its result to say something about its shape: the side to move cannot
 win at once or make an open four, and the opponent has no five to block (those are the search's business).
 
+Labels: the game's result (1 win, 0.5 draw, 0 loss), or, for positions labelled by an analyst brain (tuning.label),
+its score as a win probability, sigmoid(score / --eval-scale) (a mate: 1 or 0), mixed with the result by
+--result-weight.
+
     python -m tuning.positions games.jsonl --out positions.npz
+    python -m tuning.positions labels.jsonl --eval-scale 200 --result-weight 0.2 --out positions.npz
 """
 from __future__ import annotations
 
@@ -47,15 +52,48 @@ def code_matrix(rule: Rule) -> np.ndarray:
     return out
 
 
-def features(board: Board, matrix: np.ndarray) -> np.ndarray:
-    """The feature vector x of the position for the side to move (eval = w . x); `matrix` is code_matrix(rule)."""
+def code_counts(board: Board) -> np.ndarray:
+    """float64[2 x NUM_CODES]: how many empty cells have each pattern code for the side to move (+, first half)
+    and for the side that waits (-, second half): the features of the per-code corrections (eval_weights "code").
+    Forbidden cells (renju black) are left out: they are worth their class's weight alone (forbidden_counts)."""
+    mover = board.side
+    empties = [c for c in board.playable if board.stone(c) == 0]
+    out = np.zeros(2 * patterns.NUM_CODES)
+    for part, colour, sign in ((0, mover, 1.0), (1, 3 - mover, -1.0)):
+        out[part * patterns.NUM_CODES:(part + 1) * patterns.NUM_CODES] = sign * np.bincount(
+            [board.pattern_code(c, colour) for c in empties if board.pattern4(c, colour) != Pattern4.FORBID],
+            minlength=patterns.NUM_CODES)
+    return out
+
+
+def correction_vector(weights: dict) -> np.ndarray:
+    """float64[2 x NUM_CODES]: one rule's per-code corrections (eval_weights "code") in code_counts' order."""
+    out = np.zeros(2 * patterns.NUM_CODES)
+    for part, role in enumerate(patterns.ROLES):
+        for code, correction in weights.get("code", {}).get(role, ()):
+            out[part * patterns.NUM_CODES + code] = correction
+    return out
+
+
+def forbidden_counts(board: Board) -> Tuple[int, int]:
+    """How many empty cells are forbidden (class FORBID) for the side to move and for the side that waits."""
+    empties = [c for c in board.playable if board.stone(c) == 0]
+    mover = board.side
+    return (sum(board.pattern4(c, mover) == Pattern4.FORBID for c in empties),
+            sum(board.pattern4(c, 3 - mover) == Pattern4.FORBID for c in empties))
+
+
+def features(board: Board, matrix: np.ndarray, codes: Optional[np.ndarray] = None) -> np.ndarray:
+    """The feature vector x of the position for the side to move (eval = w . x + corrections . codes);
+    `matrix` is code_matrix(rule), `codes` the position's code_counts (computed when not given)."""
+    codes = code_counts(board) if codes is None else codes
     mover = board.side
     out = np.zeros(len(FEATURES))
-    empties = [c for c in board.playable if board.stone(c) == 0]
     half = NUM_PATTERNS + NUM_CLASSES
-    for part, colour, sign in ((0, mover, 1.0), (1, 3 - mover, -1.0)):
-        codes = np.bincount([board.pattern_code(c, colour) for c in empties], minlength=patterns.NUM_CODES)
-        out[part * half:(part + 1) * half] = sign * (codes @ matrix[colour - 1])
+    for part, (colour, forbidden) in enumerate(zip((mover, 3 - mover), forbidden_counts(board))):
+        out[part * half:(part + 1) * half] = codes[part * patterns.NUM_CODES:(part + 1) * patterns.NUM_CODES] \
+            @ matrix[colour - 1]
+        out[part * half + NUM_PATTERNS + Pattern4.FORBID] += (1.0 if part == 0 else -1.0) * forbidden
     out[-1] = 1.0
     return out
 
@@ -80,24 +118,60 @@ def game_positions(record: dict) -> Iterator[Tuple[Board, float]]:
         board.play(x, y)
 
 
-def extract(records: Iterable[dict]) -> Dict[str, np.ndarray]:
-    """Features, labels, rule names and game numbers of every kept position of every game."""
+def score_probability(score: str, scale: float) -> float:
+    """An analyst's score for the side to move ('123', '-45', '+M13', '-M8') as the probability that it wins."""
+    if "M" in score:
+        return 0.0 if score.startswith("-") else 1.0
+    return float(1.0 / (1.0 + np.exp(-int(score) / scale)))
+
+
+def labelled_position(record: dict, eval_scale: float, result_weight: float) -> Tuple[Board, float]:
+    """The position of a tuning.label record and its label: the analyst's win probability mixed with the result."""
+    rule = Rule[record["rule"].upper()]
+    board = Board(record["size"], record["size"], int(rule))
+    for x, y in record["moves"]:
+        board.play(x, y)
+    winner = record["winner"]
+    result = 0.5 if winner == 0 else float(winner == board.side)
+    return board, result_weight * result + (1 - result_weight) * score_probability(record["eval"], eval_scale)
+
+
+def record_positions(record: dict, eval_scale: float, result_weight: float) -> Iterator[Tuple[Board, float]]:
+    """The labelled positions of one record: a tuning.label position (it has an "eval") or a whole game's."""
+    if "eval" in record:
+        if record["eval"] is not None:
+            yield labelled_position(record, eval_scale, result_weight)
+    else:
+        yield from game_positions(record)
+
+
+def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: float = 0.0) -> Dict[str, np.ndarray]:
+    """Features, labels, rule names and game numbers (record numbers) of every kept position of every record, and
+    its code counts as a sparse matrix (rows "code_row", columns "code_col", values "code_count")."""
     rows: List[np.ndarray] = []
     labels: List[float] = []
     rules: List[str] = []
     games: List[int] = []
+    sparse: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     matrices: Dict[str, np.ndarray] = {}
-    for number, record in enumerate(records):
+    game_numbers: Dict[str, int] = {}
+    for record in records:
+        number = game_numbers.setdefault(record.get("game", f"record {len(game_numbers)}"), len(game_numbers))
         rule = record["rule"]
         if rule not in matrices:
             matrices[rule] = code_matrix(Rule[rule.upper()])
-        for board, label in game_positions(record):
-            rows.append(features(board, matrices[rule]))
+        for board, label in record_positions(record, eval_scale, result_weight):
+            codes = code_counts(board)
+            columns = np.flatnonzero(codes)
+            sparse.append((np.full(len(columns), len(rows)), columns, codes[columns]))
+            rows.append(features(board, matrices[rule], codes))
             labels.append(label)
             rules.append(rule)
             games.append(number)
+    row, col, count = (np.concatenate([part[i] for part in sparse]) if sparse else np.zeros(0) for i in range(3))
     return {"x": np.array(rows).reshape(-1, len(FEATURES)), "y": np.array(labels), "rule": np.array(rules),
-            "game": np.array(games, dtype=np.int64)}
+            "game": np.array(games, dtype=np.int64), "code_row": row.astype(np.int32),
+            "code_col": col.astype(np.int32), "code_count": count.astype(np.int16)}
 
 
 def read_games(paths: Sequence[Path]) -> Iterator[dict]:
@@ -113,9 +187,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line: game files in, one .npz of positions out."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", type=Path, nargs="+", help="JSON-lines game files (tuning.games)")
+    parser.add_argument("--eval-scale", type=float, default=200.0,
+                        help="analyst scores: the score that means a 73 %% chance to win (default 200)")
+    parser.add_argument("--result-weight", type=float, default=0.0,
+                        help="analyst-labelled positions: the result's share of the label (default 0)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    data = extract(read_games(args.games))
+    data = extract(read_games(args.games), args.eval_scale, args.result_weight)
     np.savez_compressed(args.out, **data)
     print(f"{len(data['y'])} positions from {len(set(data['game'].tolist()))} games -> {args.out}", file=sys.stderr)
     return 0

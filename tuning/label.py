@@ -1,0 +1,219 @@
+"""Label positions with an analyst brain's evaluation: any Gomocup brain that reports its score in MESSAGE lines.
+
+Game results are a weak label for a static evaluation (one bit per game, decided many moves later); a deeper search's
+score of the very position is a strong one. This samples quiet positions from game records (tuning.games' JSON lines,
+or SGF files as c-gomoku-cli and Piskvork write them), sends each to one or more copies of an analyst brain over the
+protocol (BOARD ... DONE at a fixed turn time), and writes one JSON line per position:
+{"rule", "size", "moves", "winner", "game", "eval"} where "moves" leads to the position, "game" names the game it
+comes from (so that training and validation sets can keep a game's positions together) and "eval" is the analyst's last
+reported score for the side to move (an integer, or a mate string such as "+M13" / "-M8").
+
+    python -m tuning.label games.jsonl more.sgf --brain /path/to/pbrain-x --turn-ms 50 --workers 2 --out labels.jsonl
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import queue
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+from pbrain.board import Board
+from pbrain.rules import Rule
+from tuning.positions import quiet
+
+Point = Tuple[int, int]
+GOMOCUP_RULES = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro"}
+"""The rule names of the protocol's rule numbers (SGF's RU property holds the same numbers)."""
+EVAL_PATTERN = re.compile(r"(?:\bEval|\bev)\s+([+-]?M?\d+)")
+"""A score in a MESSAGE line: Rapfi-style 'Eval 123' / 'Eval +M13' or Pentad-style 'ev -45'."""
+_SGF_GAME = re.compile(r"\(;(.*?)\)", re.S)
+_SGF_PROPERTY = re.compile(r"([A-Z]{1,2})\[([^\]]*)\]")
+_SGF_MOVE = re.compile(r";([BW])\[([a-z])([a-z])\](?:C\[([^\]]*)\])?")
+
+
+def read_sgf(text: str) -> Iterator[dict]:
+    """The games of an SGF collection as records like tuning.games' ({"rule", "size", "opening", "moves",
+    "winner"}); moves commented 'opening move' are the opening. Games of unknown rules are skipped."""
+    for body in _SGF_GAME.findall(text):
+        header = dict(_SGF_PROPERTY.findall(body.split(";", 1)[0]))
+        rule = GOMOCUP_RULES.get(int(header.get("RU", "0") or 0))
+        if rule is None:
+            continue
+        moves: List[List[int]] = []
+        opening: List[List[int]] = []
+        for _, col, row, comment in _SGF_MOVE.findall(body):
+            move = [ord(col) - ord("a"), ord(row) - ord("a")]
+            moves.append(move)
+            if comment == "opening move" and len(opening) == len(moves) - 1:
+                opening.append(move)
+        result = header.get("RE", "")
+        winner = 1 if result.startswith("B+") else 2 if result.startswith("W+") else 0
+        yield {"rule": rule, "size": int(header.get("SZ", "15")), "opening": opening, "moves": moves,
+               "winner": winner}
+
+
+def read_records(paths: Sequence[Path]) -> Iterator[dict]:
+    """Game records from JSON-lines files and SGF files (by suffix)."""
+    for path in paths:
+        text = path.read_text()
+        if path.suffix.lower() == ".sgf":
+            yield from read_sgf(text)
+        else:
+            yield from (json.loads(line) for line in text.splitlines() if line.strip())
+
+
+def sample_positions(record: dict, per_game: int, rng: random.Random) -> List[int]:
+    """Up to `per_game` ply counts of quiet positions after the opening (positions.quiet), drawn at random."""
+    rule = Rule[record["rule"].upper()]
+    board = Board(record["size"], record["size"], int(rule))
+    plies = []
+    for ply, (x, y) in enumerate(record["moves"]):
+        if ply >= len(record["opening"]) and quiet(board):
+            plies.append(ply)
+        board.play(x, y)
+    return sorted(rng.sample(plies, min(per_game, len(plies))))
+
+
+class Analyst:
+    """One analyst brain process: send a position, read its last reported score."""
+
+    def __init__(self, command: Sequence[str], turn_ms: int, cwd: Optional[Path] = None) -> None:
+        """Start `command` in `cwd` (default: the executable's folder, where managers run a brain: its
+        configuration files are there)."""
+        folder = cwd if cwd is not None else Path(command[0]).parent
+        self.process = subprocess.Popen(list(command), cwd=folder, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        self.turn_ms = turn_ms
+        self.started: Optional[Tuple[int, str]] = None
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+        self.lines.put("")  # end of output
+
+    def _send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def _read(self, timeout: float) -> str:
+        line = self.lines.get(timeout=timeout)
+        if line == "" and self.process.poll() is not None:
+            raise RuntimeError("the analyst brain exited")
+        return line
+
+    def _start(self, size: int, rule: str) -> None:
+        if self.started == (size, rule):
+            return
+        self._send(f"START {size}")
+        while not self._read(30).startswith("OK"):
+            pass
+        number = {name: n for n, name in GOMOCUP_RULES.items()}[rule]
+        for line in (f"INFO rule {number}", f"INFO timeout_turn {self.turn_ms}", "INFO timeout_match 1000000000",
+                     "INFO time_left 1000000000"):
+            self._send(line)
+        self.started = (size, rule)
+
+    def evaluate(self, size: int, rule: str, moves: Sequence[Sequence[int]]) -> Optional[str]:
+        """The analyst's last reported score for the side to move after `moves` (None if it reported none).
+        A BOARD that the brain dropped (some brains ignore commands that arrive while a search winds down, and
+        then answer each stone line with an ERROR) is sent again, up to three times."""
+        self._start(size, rule)
+        for _ in range(3):
+            self._send("BOARD")
+            for i, (x, y) in enumerate(moves):
+                self._send(f"{x},{y},{1 if (len(moves) - i) % 2 == 0 else 2}")
+            self._send("DONE")
+            score = None
+            while True:
+                line = self._read(60 + self.turn_ms / 100)
+                match = EVAL_PATTERN.search(line) if line.startswith("MESSAGE") else None
+                if match:
+                    score = match.group(1)
+                elif re.fullmatch(r"\d+,\d+", line):
+                    return score
+                elif line.startswith("ERROR") and "DONE" in line:
+                    break
+        raise RuntimeError("the analyst brain does not take the position")
+
+    def close(self) -> None:
+        """END the brain (kill it if it does not exit)."""
+        try:
+            self._send("END")
+            self.process.wait(2)
+        except Exception:  # noqa: BLE001 - a dead or stuck analyst is killed either way
+            self.process.kill()
+
+
+def label_all(jobs: Sequence[dict], command: Sequence[str], turn_ms: int, workers: int,
+              cwd: Optional[Path] = None) -> Iterator[dict]:
+    """Each job ({"rule", "size", "moves", "winner"}) with the analyst's "eval" added, `workers` brains in
+    parallel; yields in finishing order."""
+    local = threading.local()
+    analysts: List[Analyst] = []
+    lock = threading.Lock()
+
+    def work(job: dict) -> dict:
+        if not hasattr(local, "analyst"):
+            local.analyst = Analyst(command, turn_ms, cwd)
+            with lock:
+                analysts.append(local.analyst)
+        return dict(job, eval=local.analyst.evaluate(job["size"], job["rule"], job["moves"]))
+
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            yield from pool.map(work, jobs)
+    finally:
+        for analyst in analysts:
+            analyst.close()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line: game files in, labelled positions (JSON lines, appended) out."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=Path, nargs="+", help="JSON-lines (tuning.games) or SGF game files")
+    parser.add_argument("--brain", required=True, help="the analyst's command line (a Gomocup brain)")
+    parser.add_argument("--turn-ms", type=int, default=100, help="the analyst's time per position")
+    parser.add_argument("--per-game", type=int, default=10, help="positions sampled from each game")
+    parser.add_argument("--rule", default=None, help="only games of this rule")
+    parser.add_argument("--workers", type=int, default=1, help="analyst processes in parallel")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    jobs = []
+    seen = set()
+    for record in read_records(args.games):
+        game = (record["rule"], record["size"], tuple(map(tuple, record["moves"])))
+        if (args.rule and record["rule"] != args.rule) or game in seen:
+            continue
+        seen.add(game)
+        for ply in sample_positions(record, args.per_game, rng):
+            jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"][:ply],
+                         "winner": record["winner"], "game": hashlib.sha1(repr(game).encode()).hexdigest()[:12]})
+    print(f"{len(jobs)} positions to label", file=sys.stderr)
+    started = time.time()
+    with args.out.open("a") as out:
+        for count, job in enumerate(label_all(jobs, args.brain.split(), args.turn_ms, args.workers), 1):
+            out.write(json.dumps(job) + "\n")
+            if count % 1000 == 0:
+                out.flush()
+                print(f"{count} labelled, {time.time() - started:.0f} s", file=sys.stderr)
+    print(f"{len(jobs)} positions in {time.time() - started:.0f} s -> {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
