@@ -185,6 +185,9 @@ def test_analyst_scores_become_probabilities() -> None:
     assert target == pytest.approx(0.75 / (1 + np.exp(1)))
     data = positions.extract([record, dict(record, eval=None), dict(record, eval="+M3", game="y")])
     assert len(data["y"]) == 2 and data["y"][1] == 1.0 and list(data["game"]) == [0, 1]
+    assert positions.score_probability("-M4", 200, mate=0.9) == pytest.approx(0.1)
+    quiet_only = positions.extract([record, dict(record, eval="+M3", game="y")], mate=None)
+    assert len(quiet_only["y"]) == 1 and quiet_only["y"][0] == pytest.approx(1 / (1 + np.exp(1)))
 
 
 def test_code_corrections_enter_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:

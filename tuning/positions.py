@@ -118,14 +118,16 @@ def game_positions(record: dict) -> Iterator[Tuple[Board, float]]:
         board.play(x, y)
 
 
-def score_probability(score: str, scale: float) -> float:
-    """An analyst's score for the side to move ('123', '-45', '+M13', '-M8') as the probability that it wins."""
+def score_probability(score: str, scale: float, mate: float = 1.0) -> float:
+    """An analyst's score for the side to move ('123', '-45', '+M13', '-M8') as the probability that it wins
+    (a mate: `mate`, or 1 - `mate` against)."""
     if "M" in score:
-        return 0.0 if score.startswith("-") else 1.0
+        return 1.0 - mate if score.startswith("-") else mate
     return float(1.0 / (1.0 + np.exp(-int(score) / scale)))
 
 
-def labelled_position(record: dict, eval_scale: float, result_weight: float) -> Tuple[Board, float]:
+def labelled_position(record: dict, eval_scale: float, result_weight: float,
+                      mate: float = 1.0) -> Tuple[Board, float]:
     """The position of a tuning.label record and its label: the analyst's win probability mixed with the result."""
     rule = Rule[record["rule"].upper()]
     board = Board(record["size"], record["size"], int(rule))
@@ -133,19 +135,22 @@ def labelled_position(record: dict, eval_scale: float, result_weight: float) -> 
         board.play(x, y)
     winner = record["winner"]
     result = 0.5 if winner == 0 else float(winner == board.side)
-    return board, result_weight * result + (1 - result_weight) * score_probability(record["eval"], eval_scale)
+    return board, result_weight * result + (1 - result_weight) * score_probability(record["eval"], eval_scale, mate)
 
 
-def record_positions(record: dict, eval_scale: float, result_weight: float) -> Iterator[Tuple[Board, float]]:
-    """The labelled positions of one record: a tuning.label position (it has an "eval") or a whole game's."""
+def record_positions(record: dict, eval_scale: float, result_weight: float,
+                     mate: Optional[float] = 1.0) -> Iterator[Tuple[Board, float]]:
+    """The labelled positions of one record: a tuning.label position (it has an "eval"; a mate score is labelled
+    `mate`, or left out when `mate` is None) or a whole game's."""
     if "eval" in record:
-        if record["eval"] is not None:
-            yield labelled_position(record, eval_scale, result_weight)
+        if record["eval"] is not None and (mate is not None or "M" not in record["eval"]):
+            yield labelled_position(record, eval_scale, result_weight, 1.0 if mate is None else mate)
     else:
         yield from game_positions(record)
 
 
-def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: float = 0.0) -> Dict[str, np.ndarray]:
+def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: float = 0.0,
+            mate: Optional[float] = 1.0) -> Dict[str, np.ndarray]:
     """Features, labels, rule names and game numbers (record numbers) of every kept position of every record, and
     its code counts as a sparse matrix (rows "code_row", columns "code_col", values "code_count")."""
     rows: List[np.ndarray] = []
@@ -160,7 +165,7 @@ def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: f
         rule = record["rule"]
         if rule not in matrices:
             matrices[rule] = code_matrix(Rule[rule.upper()])
-        for board, label in record_positions(record, eval_scale, result_weight):
+        for board, label in record_positions(record, eval_scale, result_weight, mate):
             codes = code_counts(board)
             columns = np.flatnonzero(codes)
             sparse.append((np.full(len(columns), len(rows)), columns, codes[columns]))
@@ -191,9 +196,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="analyst scores: the score that means a 73 %% chance to win (default 200)")
     parser.add_argument("--result-weight", type=float, default=0.0,
                         help="analyst-labelled positions: the result's share of the label (default 0)")
+    parser.add_argument("--mate-label", type=float, default=1.0,
+                        help="the label of a position the analyst scored as a forced win (1 - it for a loss)")
+    parser.add_argument("--no-mates", action="store_true",
+                        help="leave out positions the analyst scored as a forced win or loss")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    data = extract(read_games(args.games), args.eval_scale, args.result_weight)
+    data = extract(read_games(args.games), args.eval_scale, args.result_weight,
+                   None if args.no_mates else args.mate_label)
     np.savez_compressed(args.out, **data)
     print(f"{len(data['y'])} positions from {len(set(data['game'].tolist()))} games -> {args.out}", file=sys.stderr)
     return 0
