@@ -98,6 +98,11 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
     predicted = 1 / (1 + np.exp(-(x @ w) / scale))
     assert np.max(np.abs(predicted - y)) < 0.01
     assert fit.fit_scale(x, y, truth) == pytest.approx(scale, rel=0.02)
+    held = fit.fit_weights(x, y, prior + 7.0, scale, ridge=1e-9, iterations=50, hold_from=patterns.Pattern4.FLEX3)
+    for r in range(2):
+        start = r * fit.HALF + len(patterns.Pattern)
+        assert np.all(held[start + patterns.Pattern4.FLEX3:start + len(patterns.Pattern4)] == 7.0)
+        assert np.any(held[start + patterns.Pattern4.FLEX2:start + patterns.Pattern4.FLEX3] != 7.0)
 
 
 def test_weights_file_round_trips() -> None:

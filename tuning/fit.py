@@ -59,12 +59,15 @@ def weights_of(vector: np.ndarray, source: str) -> dict:
     return entry
 
 
-def fixed_columns() -> np.ndarray:
-    """Weights that are never fitted: DEAD lines and NONE cells (the zero point of each count)."""
+def fixed_columns(hold_from: Optional[int] = None) -> np.ndarray:
+    """Weights that are never fitted: DEAD lines and NONE cells (the zero point of each count), and with
+    `hold_from` the threat classes from that Pattern4 up (kept at their current values)."""
     fixed = np.zeros(len(FEATURES), bool)
     for r in range(2):
         fixed[r * HALF + Pattern.DEAD] = True
         fixed[r * HALF + NUM_PATTERNS + Pattern4.NONE] = True
+        if hold_from is not None:
+            fixed[r * HALF + NUM_PATTERNS + hold_from:r * HALF + HALF] = True
     return fixed
 
 
@@ -89,10 +92,10 @@ def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 
 def fit_weights(x: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, ridge: float = 1e-3,
-                iterations: int = 30) -> np.ndarray:
+                iterations: int = 30, hold_from: Optional[int] = None) -> np.ndarray:
     """Newton's method on the penalised log loss, over the columns that vary in `x` and are not fixed_columns();
     the others keep `prior`. Returns the fitted weights (floats, eval units)."""
-    free = ~fixed_columns() & (np.std(x, axis=0) > 0)
+    free = ~fixed_columns(hold_from) & (np.std(x, axis=0) > 0)
     free[-1] = True  # tempo: a constant column, the intercept
     xf = x[:, free]
     w = prior.copy()
@@ -194,14 +197,14 @@ def render(weights: Dict[str, dict]) -> str:
 
 
 def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndarray, rule: str, ridge: float,
-             codes: int = 0) -> Tuple[np.ndarray, dict, dict]:
+             codes: int = 0, hold_from: Optional[int] = None) -> Tuple[np.ndarray, dict, dict]:
     """Fit one rule's weights on the positions `mask`, and with `codes` > 0 the corrections of the codes that many
     training positions have; returns (vector, "code" entry or {}, report)."""
     x, y, games = data["x"][mask], data["y"][mask], data["game"][mask]
     prior = weight_vector(eval_weights.for_rule(rule))
     train, valid = split_by_game(games)
     scale = fit_scale(x[train], y[train], prior)
-    w = fit_weights(x[train], y[train], prior, scale, ridge)
+    w = fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from)
     report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
               "train_loss": (log_loss(x[train], y[train], prior, scale), log_loss(x[train], y[train], w, scale))}
     if valid.any():
@@ -231,6 +234,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--min-positions", type=int, default=1000, help="rules with fewer positions are left alone")
     parser.add_argument("--codes", type=int, default=0,
                         help="also fit corrections of the codes that this many training positions have (0: none)")
+    parser.add_argument("--hold-classes", choices=[k.name for k in Pattern4], default=None,
+                        help="keep the threat classes from this one up at their current values")
     parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     args = parser.parse_args(argv)
     data = np.load(args.positions)
@@ -240,7 +245,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if mask.sum() < args.min_positions:
             print(f"{rule}: {mask.sum()} positions, fewer than {args.min_positions}: left alone", file=sys.stderr)
             continue
-        w, corrections, report = fit_rule(data, mask, rule, args.ridge, args.codes)
+        hold = None if args.hold_classes is None else int(Pattern4[args.hold_classes])
+        w, corrections, report = fit_rule(data, mask, rule, args.ridge, args.codes, hold)
         print(f"{rule}: {report}", file=sys.stderr)
         source = (f"tuning.fit on {time.strftime('%Y-%m-%d')}: {report['positions']} positions from "
                   f"{report['games']} games, K {report['scale']}")
