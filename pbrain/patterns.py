@@ -359,12 +359,11 @@ def cell_values(rule: Rule) -> "array[int]":
         for role_index, role in enumerate(ROLES):
             line = weights["line"][role]
             klass = weights["class"][role]
+            corrections = dict(weights.get("code", {}).get(role, ()))
             base = (ci * 2 + role_index) * NUM_CODES
             for code, combo in enumerate(PATTERN_COMBOS):
                 cls = classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1)
-                out[base + code] = klass[cls] + (sum(line[p] for p in combo) if cls != Pattern4.FORBID else 0)
-            for code, correction in weights.get("code", {}).get(role, ()):
-                if classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1) != Pattern4.FORBID:
-                    out[base + code] += correction
+                shape = sum(line[p] for p in combo) + corrections.get(code, 0) if cls != Pattern4.FORBID else 0
+                out[base + code] = klass[cls] + shape
     _CELL_VALUES[key] = out
     return array("i", out)

@@ -51,6 +51,14 @@ _BY_PROTOCOL_VALUE = {
 }
 
 
+_PROTOCOL_VALUE = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4, Rule.CARO: 8, Rule.CARO_EXACT: 9}
+
+
+def protocol_value(rule: Rule) -> int:
+    """The `INFO rule` value that asks a brain for `rule` (the inverse of rule_from_protocol's usual values)."""
+    return _PROTOCOL_VALUE[rule]
+
+
 def rule_from_protocol(value: int) -> Rule:
     """Map an `INFO rule` value to a Rule, or raise RuleError naming the values Pentad accepts."""
     try:

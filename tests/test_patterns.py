@@ -6,7 +6,7 @@ import pytest
 
 from pbrain import patterns
 from pbrain.patterns import Pattern, Pattern4
-from pbrain.rules import Rule, RuleError, rule_from_protocol
+from pbrain.rules import Rule, RuleError, protocol_value, rule_from_protocol
 
 CODES = {".": patterns.EMPTY, "X": patterns.BLACK, "O": patterns.WHITE, "|": patterns.WALL, "*": patterns.EMPTY}
 
@@ -110,6 +110,12 @@ def test_white_never_gets_forbidden_classes() -> None:
                                         (9, Rule.CARO_EXACT)])
 def test_protocol_rule_values(value: int, rule: Rule) -> None:
     assert rule_from_protocol(value) is rule
+
+
+def test_every_rule_has_the_protocol_value_that_asks_for_it() -> None:
+    assert {rule: protocol_value(rule) for rule in Rule} == {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4,
+                                                             Rule.CARO: 8, Rule.CARO_EXACT: 9}
+    assert all(rule_from_protocol(protocol_value(rule)) is rule for rule in Rule)
 
 
 @pytest.mark.parametrize("value", [3, 7, 10, 16, -1, 2**40])

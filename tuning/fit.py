@@ -91,23 +91,31 @@ def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float(np.exp((lo + hi) / 2))
 
 
+def _newton(a: np.ndarray, base: np.ndarray, y: np.ndarray, centre: np.ndarray, scale: float, ridge: float,
+            iterations: int) -> np.ndarray:
+    """Newton's method for v on the log loss of sigmoid((base + a . v) / scale), from `centre` and with a ridge
+    toward it scaled by each column's curvature (so one strength serves all columns)."""
+    v = centre.astype(float).copy()
+    curvature = np.mean(a * a, axis=0) / (4 * scale * scale) + 1e-12
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(base + a @ v) / scale))
+        gradient = a.T @ (p - y) / (len(y) * scale) + ridge * curvature * (v - centre)
+        hessian = (a * (p * (1 - p))[:, None]).T @ a / (len(y) * scale * scale) + np.diag(ridge * curvature)
+        step = np.linalg.solve(hessian, gradient)
+        v -= step
+        if np.max(np.abs(step)) < 1e-3:
+            break
+    return v
+
+
 def fit_weights(x: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, ridge: float = 1e-3,
                 iterations: int = 30, hold_from: Optional[int] = None) -> np.ndarray:
     """Newton's method on the penalised log loss, over the columns that vary in `x` and are not fixed_columns();
     the others keep `prior`. Returns the fitted weights (floats, eval units)."""
     free = ~fixed_columns(hold_from) & (np.std(x, axis=0) > 0)
     free[-1] = True  # tempo: a constant column, the intercept
-    xf = x[:, free]
-    w = prior.copy()
-    curvature = np.mean(xf * xf, axis=0) / (4 * scale * scale) + 1e-12
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(x @ w) / scale))
-        gradient = xf.T @ (p - y) / (len(y) * scale) + ridge * curvature * (w[free] - prior[free])
-        hessian = (xf * (p * (1 - p))[:, None]).T @ xf / (len(y) * scale * scale) + np.diag(ridge * curvature)
-        step = np.linalg.solve(hessian, gradient)
-        w[free] -= step
-        if np.max(np.abs(step)) < 1e-3:
-            break
+    w = prior.astype(float).copy()
+    w[free] = _newton(x[:, free], x[:, ~free] @ prior[~free], y, prior[free], scale, ridge, iterations)
     return w
 
 
@@ -133,19 +141,8 @@ def common_codes(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", rows: np.
 
 def fit_corrections(z: np.ndarray, base: np.ndarray, y: np.ndarray, scale: float, ridge: float,
                     iterations: int = 30) -> np.ndarray:
-    """Newton's method for corrections c on the log loss of sigmoid((base + z . c) / scale), a ridge toward 0
-    (scaled by each column's curvature, as fit_weights')."""
-    c = np.zeros(z.shape[1])
-    curvature = np.mean(z * z, axis=0) / (4 * scale * scale) + 1e-12
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(base + z @ c) / scale))
-        gradient = z.T @ (p - y) / (len(y) * scale) + ridge * curvature * c
-        hessian = (z * (p * (1 - p))[:, None]).T @ z / (len(y) * scale * scale) + np.diag(ridge * curvature)
-        step = np.linalg.solve(hessian, gradient)
-        c -= step
-        if np.max(np.abs(step)) < 1e-3:
-            break
-    return c
+    """Corrections c fitted on the log loss of sigmoid((base + z . c) / scale), a ridge toward 0."""
+    return _newton(z, base, y, np.zeros(z.shape[1]), scale, ridge, iterations)
 
 
 def corrections_of(columns: np.ndarray, values: np.ndarray) -> dict:

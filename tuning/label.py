@@ -27,12 +27,10 @@ from pathlib import Path
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from pbrain.board import Board
-from pbrain.rules import Rule
+from pbrain.rules import Rule, RuleError, protocol_value, rule_from_protocol
 from tuning.positions import quiet
 
 Point = Tuple[int, int]
-GOMOCUP_RULES = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro"}
-"""The rule names of the protocol's rule numbers (SGF's RU property holds the same numbers)."""
 EVAL_PATTERN = re.compile(r"(?:\bEval|\bev)\s+([+-]?M?\d+)")
 """A score in a MESSAGE line: Rapfi-style 'Eval 123' / 'Eval +M13' or Pentad-style 'ev -45'."""
 _SGF_GAME = re.compile(r"\(;(.*?)\)", re.S)
@@ -45,8 +43,9 @@ def read_sgf(text: str) -> Iterator[dict]:
     "winner"}); moves commented 'opening move' are the opening. Games of unknown rules are skipped."""
     for body in _SGF_GAME.findall(text):
         header = dict(_SGF_PROPERTY.findall(body.split(";", 1)[0]))
-        rule = GOMOCUP_RULES.get(int(header.get("RU", "0") or 0))
-        if rule is None:
+        try:  # match runners write the protocol's rule number in RU
+            rule = rule_from_protocol(int(header.get("RU", "0") or 0)).name.lower()
+        except (RuleError, ValueError):
             continue
         moves: List[List[int]] = []
         opening: List[List[int]] = []
@@ -120,8 +119,7 @@ class Analyst:
         self._send(f"START {size}")
         while not self._read(30).startswith("OK"):
             pass
-        number = {name: n for n, name in GOMOCUP_RULES.items()}[rule]
-        for line in (f"INFO rule {number}", f"INFO timeout_turn {self.turn_ms}", "INFO timeout_match 1000000000",
+        for line in (f"INFO rule {protocol_value(Rule[rule.upper()])}", f"INFO timeout_turn {self.turn_ms}", "INFO timeout_match 1000000000",
                      "INFO time_left 1000000000"):
             self._send(line)
         self.started = (size, rule)

@@ -55,7 +55,7 @@ def code_matrix(rule: Rule) -> np.ndarray:
 def code_counts(board: Board) -> np.ndarray:
     """float64[2 x NUM_CODES]: how many empty cells have each pattern code for the side to move (+, first half)
     and for the side that waits (-, second half): the features of the per-code corrections (eval_weights "code").
-    Forbidden cells (renju black) are left out: they are worth their class's weight alone (forbidden_counts)."""
+    Forbidden cells (renju black) are left out: they are worth their class's weight alone (the board's FORBID count)."""
     mover = board.side
     empties = [c for c in board.playable if board.stone(c) == 0]
     out = np.zeros(2 * patterns.NUM_CODES)
@@ -75,14 +75,6 @@ def correction_vector(weights: dict) -> np.ndarray:
     return out
 
 
-def forbidden_counts(board: Board) -> Tuple[int, int]:
-    """How many empty cells are forbidden (class FORBID) for the side to move and for the side that waits."""
-    empties = [c for c in board.playable if board.stone(c) == 0]
-    mover = board.side
-    return (sum(board.pattern4(c, mover) == Pattern4.FORBID for c in empties),
-            sum(board.pattern4(c, 3 - mover) == Pattern4.FORBID for c in empties))
-
-
 def features(board: Board, matrix: np.ndarray, codes: Optional[np.ndarray] = None) -> np.ndarray:
     """The feature vector x of the position for the side to move (eval = w . x + corrections . codes);
     `matrix` is code_matrix(rule), `codes` the position's code_counts (computed when not given)."""
@@ -90,10 +82,10 @@ def features(board: Board, matrix: np.ndarray, codes: Optional[np.ndarray] = Non
     mover = board.side
     out = np.zeros(len(FEATURES))
     half = NUM_PATTERNS + NUM_CLASSES
-    for part, (colour, forbidden) in enumerate(zip((mover, 3 - mover), forbidden_counts(board))):
+    for part, colour in enumerate((mover, 3 - mover)):
         out[part * half:(part + 1) * half] = codes[part * patterns.NUM_CODES:(part + 1) * patterns.NUM_CODES] \
             @ matrix[colour - 1]
-        out[part * half + NUM_PATTERNS + Pattern4.FORBID] += (1.0 if part == 0 else -1.0) * forbidden
+        out[part * half + NUM_PATTERNS + Pattern4.FORBID] += (1 - 2 * part) * board.count(colour, Pattern4.FORBID)
     out[-1] = 1.0
     return out
 
