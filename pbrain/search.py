@@ -120,6 +120,7 @@ class Searcher(RootThreats):
             self.killers[i] = 0
         for i in range(2 * board.ncells):
             self.history[i] >>= 2
+        self.tt.new_search()
         self.last_reason = "search"
         if self.excluded_count > 0:
             instant = self._root_without_excluded()

@@ -2,6 +2,7 @@
 cimport cython
 
 cdef enum:
+    AGE_PENALTY = 2
     BOUND_LOWER = 1
     BOUND_UPPER = 2
     BOUND_EXACT = 3
@@ -13,9 +14,13 @@ cdef class TranspositionTable:
     cdef unsigned long long[::1] keys
     cdef unsigned long long[::1] data
     cdef public int move, score, depth, bound
+    cdef readonly int age
 
     cpdef void clear(self)
+    cpdef void new_search(self)
     @cython.locals(slot=long, data="unsigned long long")
-    cdef bint probe(self, unsigned long long key, int ply) noexcept
+    cpdef bint probe(self, unsigned long long key, int ply) noexcept
     @cython.locals(slot=long, data="unsigned long long")
-    cdef void store(self, unsigned long long key, int move, int score, int depth, int bound, int ply) noexcept
+    cpdef void store(self, unsigned long long key, int move, int score, int depth, int bound, int ply) noexcept
+    @cython.locals(data="unsigned long long")
+    cdef int _worth(self, long slot) noexcept

@@ -1,5 +1,7 @@
-"""The main search's transposition table: one 16-byte entry per slot (the key and a packed word), replaced on
-every store. Mate scores are stored relative to the node and read back relative to the root.
+"""The main search's transposition table: buckets of two 16-byte entries (the key and a packed word: move, score,
+depth, bound, age). A store replaces the entry of the same position, else the bucket's less worthy entry: the
+shallower one, an entry from an earlier search counting AGE_PENALTY plies shallower per search since. Mate scores
+are stored relative to the node and read back relative to the root.
 
 Compiled by Cython (tt.pxd has the C types); runs unchanged as plain Python.
 """
@@ -16,6 +18,7 @@ if not cython.compiled:
     BOUND_UPPER = 2
     BOUND_EXACT = 3
     MATE_THRESHOLD = 29000
+    AGE_PENALTY = 2  # plies of depth an entry loses in the replacement choice per search since it was written
 
 COMPILED = cython.compiled
 ENTRY_BYTES = 16
@@ -40,6 +43,7 @@ class TranspositionTable:
         self.score = 0
         self.depth = 0
         self.bound = 0
+        self.age = 0
         self.clear()
 
     def clear(self) -> None:
@@ -48,13 +52,20 @@ class TranspositionTable:
         # table of any size is instant, and the resident size grows only as the table fills.
         self.keys = memoryview(mmap.mmap(-1, 8 * self.size)).cast("Q")
         self.data = memoryview(mmap.mmap(-1, 8 * self.size)).cast("Q")
+        self.age = 0
+
+    def new_search(self) -> None:
+        """Start a new search: entries written before it age (they are replaced first)."""
+        self.age = (self.age + 1) & 63
 
     def probe(self, key: int, ply: int) -> bool:
         """True when `key` has an entry; then move (-1 for none), score (a mate counted from the root, the node
         being `ply` plies deep), depth and bound hold it."""
-        slot = key & (self.size - 1)
+        slot = key & (self.size - 2)
         if self.keys[slot] != key:
-            return False
+            slot += 1
+            if self.keys[slot] != key:
+                return False
         data = self.data[slot]
         self.move = (data & 0xFFFF)
         self.move -= 1
@@ -69,15 +80,27 @@ class TranspositionTable:
         return True
 
     def store(self, key: int, move: int, score: int, depth: int, bound: int, ply: int) -> None:
-        """Keep a result for `key` (score from the node `ply` plies deep: a mate is stored counted from the node)."""
+        """Keep a result for `key` (score from the node `ply` plies deep: a mate is stored counted from the node)
+        in its own entry, else in place of the bucket's less worthy one."""
         if score >= MATE_THRESHOLD:
             score += ply
         elif score <= -MATE_THRESHOLD:
             score -= ply
-        slot = key & (self.size - 1)
-        data = bound
+        slot = key & (self.size - 2)
+        if self.keys[slot] != key and (self.keys[slot + 1] == key or self._worth(slot + 1) < self._worth(slot)):
+            slot += 1
+        data = self.age
+        data = (data << 2) | bound
         data = (data << 8) | depth
         data = (data << 16) | (score + 32768)
         data = (data << 16) | (move + 1)
         self.keys[slot] = key
         self.data[slot] = data
+
+    def _worth(self, slot: int) -> int:
+        """How much the entry in `slot` is worth keeping: its depth, less AGE_PENALTY per search since it was
+        written (an empty slot: -1)."""
+        data = self.data[slot]
+        if data == 0:
+            return -1
+        return ((data >> 32) & 0xFF) - AGE_PENALTY * ((self.age - (data >> 42)) & 63)

@@ -1,0 +1,82 @@
+"""The transposition table: two-entry buckets, replacement by depth and age, mate scores relative to the node."""
+from __future__ import annotations
+
+from pbrain.tt import TranspositionTable
+
+TABLE_BYTES = 1 << 16
+BOUND_LOWER, BOUND_UPPER, BOUND_EXACT = 1, 2, 3  # tt.py's bounds (compiled, they are C constants)
+
+
+def same_bucket_keys(table: TranspositionTable, count: int) -> list:
+    """`count` distinct keys that share one bucket."""
+    return [(i << 40) | 6 for i in range(1, count + 1)]
+
+
+def test_probe_returns_what_was_stored() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    table.store(12345, 17, -250, 6, BOUND_LOWER, 3)
+    assert table.probe(12345, 3)
+    assert (table.move, table.score, table.depth, table.bound) == (17, -250, 6, BOUND_LOWER)
+    assert not table.probe(54321, 3)
+
+
+def test_no_move_is_kept_as_minus_one() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    table.store(99, -1, 0, 2, BOUND_UPPER, 0)
+    assert table.probe(99, 0) and table.move == -1
+
+
+def test_mate_scores_are_relative_to_the_node() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    table.store(7, 40, 30000 - 9, 5, BOUND_EXACT, 4)  # a win 9 plies from the root, found 4 plies deep
+    assert table.probe(7, 2) and table.score == 30000 - 7
+    table.store(8, 40, -(30000 - 9), 5, BOUND_EXACT, 4)
+    assert table.probe(8, 6) and table.score == -(30000 - 11)
+
+
+def test_two_positions_share_a_bucket() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    a, b = same_bucket_keys(table, 2)
+    table.store(a, 1, 10, 3, BOUND_EXACT, 0)
+    table.store(b, 2, 20, 3, BOUND_EXACT, 0)
+    assert table.probe(a, 0) and table.move == 1
+    assert table.probe(b, 0) and table.move == 2
+
+
+def test_a_full_bucket_keeps_the_deeper_entry() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    deep, shallow, new = same_bucket_keys(table, 3)
+    table.store(deep, 1, 0, 9, BOUND_EXACT, 0)
+    table.store(shallow, 2, 0, 2, BOUND_EXACT, 0)
+    table.store(new, 3, 0, 4, BOUND_EXACT, 0)
+    assert table.probe(deep, 0) and table.probe(new, 0)
+    assert not table.probe(shallow, 0)
+
+
+def test_the_same_position_is_overwritten_in_place() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    deep, other = same_bucket_keys(table, 2)
+    table.store(deep, 1, 0, 9, BOUND_EXACT, 0)
+    table.store(other, 2, 0, 8, BOUND_EXACT, 0)
+    table.store(other, 3, 5, 1, BOUND_UPPER, 0)  # a shallower result for a stored position still replaces it
+    assert table.probe(other, 0) and (table.move, table.depth) == (3, 1)
+    assert table.probe(deep, 0) and table.move == 1
+
+
+def test_entries_of_old_searches_give_way() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    old_deep, recent, new = same_bucket_keys(table, 3)
+    table.store(old_deep, 1, 0, 8, BOUND_EXACT, 0)
+    for _ in range(4):
+        table.new_search()
+    table.store(recent, 2, 0, 3, BOUND_EXACT, 0)
+    table.store(new, 3, 0, 3, BOUND_EXACT, 0)  # the depth-8 entry is 4 searches old: worth 0 now
+    assert not table.probe(old_deep, 0)
+    assert table.probe(recent, 0) and table.probe(new, 0)
+
+
+def test_clear_forgets_everything() -> None:
+    table = TranspositionTable(TABLE_BYTES)
+    table.store(5, 1, 0, 3, BOUND_EXACT, 0)
+    table.clear()
+    assert not table.probe(5, 0)
