@@ -24,14 +24,25 @@ ASPIRATION_WINDOW = 60
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 2
 """Late-move reductions apply to quiet moves from this depth and move number on."""
-# Pruning of quiet moves at non-PV nodes without an opponent threat (0 turns each off): reverse futility returns
-# the static eval when it beats beta by FUTILITY_MARGIN per ply of depth (depth <= FUTILITY_DEPTH); futility skips
-# quiet moves when the static eval plus that margin cannot reach alpha; late-move pruning keeps LMP_BASE +
-# depth * depth quiet moves at depth <= LMP_DEPTH.
+LMR_BASE = 0.5
+LMR_DIVISOR = 1.25
+"""A reduced quiet move loses int(LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR) plies: at least one, one
+less at PV nodes, and never so many that less than one ply is left."""
+# Pruning at non-PV nodes without an opponent threat (0 turns each off): reverse futility returns the static eval
+# when it beats beta by FUTILITY_MARGIN per ply of depth (depth <= FUTILITY_DEPTH, one ply less when the eval
+# improved on two plies ago); futility skips quiet moves when the static eval plus that margin cannot reach alpha.
 FUTILITY_MARGIN = 50
 FUTILITY_DEPTH = 3
-LMP_BASE = 3
-LMP_DEPTH = 3
+RAZOR_DEPTH = 2
+RAZOR_MARGIN = 40
+"""Razoring (non-PV nodes without an opponent threat): at depth <= RAZOR_DEPTH, a static eval more than
+RAZOR_MARGIN per ply of depth below alpha sends the node to the leaf value (a short VCF or the eval)."""
+MOVE_COUNT_BASE = 3
+MOVE_COUNT_POWER = 1.32
+"""Move-count pruning (every node but the root, once a move that does not lose is found): after
+MOVE_COUNT_BASE + depth ** MOVE_COUNT_POWER quiet moves the other quiet ones are skipped; half as many when the
+side to move's static eval is not better than two plies ago. Moves that make or stop an open three or a four are
+never skipped."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
 KILLER_BONUS = 500

@@ -8,6 +8,8 @@ from pbrain.tt cimport TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 
 cdef enum:
     MAX_PLY = 128
+    LMR_ROWS = 64
+    LMR_COLUMNS = 64
     INF = 32000
     WIN_THRESHOLD = 29000
 
@@ -21,11 +23,18 @@ cdef class Searcher(RootThreats):
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int sorted_prefix
     cdef public double ponder_share
-    cdef public int futility_margin, futility_depth, lmp_base, lmp_depth
+    cdef public int futility_margin, futility_depth, razor_depth, razor_margin
+    cdef int[::1] evals
+    cdef int[::1] move_limits
     cdef int[::1] excluded
     cdef readonly int excluded_count
     cdef int root_score
+    cdef signed char[::1] lmr
 
+    @cython.locals(d=int, m=int)
+    cpdef void set_reductions(self, double base, double divisor)
+    @cython.locals(d=int)
+    cpdef void set_move_limits(self, int base, double power)
     cpdef void rebind(self, Board board)
     @cython.locals(i=long)
     cpdef void clear(self)
@@ -44,7 +53,7 @@ cdef class Searcher(RootThreats):
     @cython.locals(best=int, best_score=int, score=int, i=int)
     cdef int _best_ordered_root(self)
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)
-    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, quiets=int, quiet_limit=int)
+    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int)
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(me=int, own=int, fours=int)
     cdef int _quiesce(self, int ply)

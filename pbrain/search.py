@@ -1,6 +1,9 @@
 """Main search: iterative-deepening negamax PVS with aspiration windows, a transposition table, killer and
-history ordering, late-move reductions, forced-move extensions and VCF as the quiescence at the leaves. It starts
-from what the root threat analysis (rootthreats.py, the Searcher's base class) left: an instant answer, a proven
+history ordering, forced-move extensions and VCF as the quiescence at the leaves. Quiet moves (neither making nor
+stopping an open three or a four) are reduced by a log-scaled table and cut by a move count that grows with
+depth; non-PV nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from
+the static eval kept per ply (its improvement over two plies ago loosens them). It starts from what the root
+threat analysis (rootthreats.py, the Searcher's base class) left: an instant answer, a proven
 win, or the root moves that defend.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
@@ -8,6 +11,7 @@ WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the no
 """
 from __future__ import annotations
 
+import math
 import time
 from array import array
 
@@ -26,6 +30,8 @@ if not cython.compiled:
     from pbrain.rootthreats import CHECK_EVERY, WIN  # noqa: F401
 
     MAX_PLY = 128
+    LMR_ROWS = 64
+    LMR_COLUMNS = 64
     INF = 32000
     WIN_THRESHOLD = 29000
     from pbrain.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER  # noqa: F401
@@ -59,10 +65,27 @@ class Searcher(RootThreats):
         self.sorted_prefix = params.SORTED_PREFIX
         self.futility_margin = params.FUTILITY_MARGIN
         self.futility_depth = params.FUTILITY_DEPTH
-        self.lmp_base = params.LMP_BASE
-        self.lmp_depth = params.LMP_DEPTH
+        self.razor_depth = params.RAZOR_DEPTH
+        self.razor_margin = params.RAZOR_MARGIN
+        self.evals = array("i", [0]) * (MAX_PLY + 2)
+        self.move_limits = array("i", [0]) * LMR_ROWS
+        self.set_move_limits(params.MOVE_COUNT_BASE, params.MOVE_COUNT_POWER)
         self.ponder_share = params.PONDER_SHARE
         self.root_score = 0
+        self.lmr = array("b", [0]) * (LMR_ROWS * LMR_COLUMNS)
+        self.set_reductions(params.LMR_BASE, params.LMR_DIVISOR)
+
+    def set_reductions(self, base: float, divisor: float) -> None:
+        """Fill the late-move reduction table: int(base + ln(depth) * ln(move number) / divisor) plies, at
+        least 1 (depths and move numbers past the table's edge use its last row and column)."""
+        for d in range(1, LMR_ROWS):
+            for m in range(1, LMR_COLUMNS):
+                self.lmr[d * LMR_COLUMNS + m] = max(1, int(base + math.log(d) * math.log(m) / divisor))
+
+    def set_move_limits(self, base: int, power: float) -> None:
+        """Fill the move-count pruning table: base + depth ** power moves at `depth` (0 turns it off)."""
+        for d in range(LMR_ROWS):
+            self.move_limits[d] = base + int(d ** power) if base > 0 else MAX_MOVES
 
     def rebind(self, board: Board) -> None:
         """Search `board` from now on (a new game or position), keeping the transposition table."""
@@ -364,7 +387,9 @@ class Searcher(RootThreats):
         base = ply * MAX_MOVES
         pv_node = beta - alpha > 1
         prunable = False
-        static = 0
+        static = evaluate(board, me)
+        self.evals[ply] = static
+        improving = ply < 2 or static > self.evals[ply - 2]
         if ply == 0 and self.root_count > 0:
             n = self.root_count
             for i in range(n):
@@ -376,32 +401,36 @@ class Searcher(RootThreats):
                 return -(WIN - (ply + 4))
         else:
             prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD
-            if prunable:
-                static = evaluate(board, me)
-                if self.futility_margin > 0 and depth <= self.futility_depth and \
-                        static - self.futility_margin * depth >= beta:
-                    return static
+            if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
+                    static - self.futility_margin * (depth - improving) >= beta:
+                return static
+            if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
+                return self._quiesce(ply)  # razoring: only a short VCF could lift this node to alpha
             n = gen.gen_all(ply, me)
             if n == 0:
                 return 0
         self._order(ply, n, me, tt_move)
+        move_limit = MAX_MOVES
+        if ply > 0:
+            move_limit = self.move_limits[min(depth, LMR_ROWS - 1)]
+            if not improving:
+                move_limit >>= 1
         quiets = 0
-        quiet_limit = self.lmp_base + depth * depth if self.lmp_base > 0 and depth <= self.lmp_depth else MAX_MOVES
 
         best = -INF
         best_move = gen.moves[base]
         alpha0 = alpha
         for i in range(n):
-            if i < self.sorted_prefix:
+            if i < self.sorted_prefix or quiets < move_limit:
                 gen.pick(ply, i, n)
             move = gen.moves[base + i]
             quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
                 board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
-            if quiet and prunable and i > 0:
+            if quiet and i > 0:
                 quiets += 1
-                if quiets > quiet_limit:
-                    continue
-                if self.futility_margin > 0 and depth <= self.futility_depth and \
+                if quiets > move_limit and best > -WIN_THRESHOLD:
+                    continue  # move-count pruning: the quiet moves left are the unlikely ones
+                if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
                         static + self.futility_margin * depth <= alpha:
                     continue
             board.make(move)
@@ -410,7 +439,11 @@ class Searcher(RootThreats):
             else:
                 reduction = 0
                 if quiet and depth >= self.lmr_min_depth and i >= self.lmr_min_move:
-                    reduction = 1 if i < 12 else 2
+                    reduction = self.lmr[min(depth, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
+                    if pv_node and reduction > 1:
+                        reduction -= 1
+                    if reduction > depth - 2:
+                        reduction = depth - 2
                 score = -self._pvs(-alpha - 1, -alpha, depth - 1 - reduction, ply + 1)
                 if score > alpha and reduction > 0:
                     score = -self._pvs(-alpha - 1, -alpha, depth - 1, ply + 1)
