@@ -262,6 +262,8 @@ def analyze_position(engine: Engine, nbest: int = DEFAULT_NBEST, limits: Optiona
             forced = evaluate(engine, Limits(turn_ms=share_ms, max_depth=limits.max_depth), stop)
             line = Line(item.move, forced.score, forced.pv, forced.depth, "defend")
         report.lines.append(line)
+    # each line is its own search (the moves above it excluded): with pruning a later one can score higher
+    report.lines.sort(key=lambda line: -line.score)
     if stop is not None and stop.is_set():
         raise Interrupted()
     return report
