@@ -37,6 +37,11 @@ RAZOR_DEPTH = 2
 RAZOR_MARGIN = 40
 """Razoring (non-PV nodes without an opponent threat): at depth <= RAZOR_DEPTH, a static eval more than
 RAZOR_MARGIN per ply of depth below alpha sends the node to the leaf value (a short VCF or the eval)."""
+SINGULAR_DEPTH = 6
+SINGULAR_MARGIN = 2
+"""Singular extension (depth >= SINGULAR_DEPTH, a TT move from a lower bound at most 3 plies shallower): when no
+other move reaches the TT score less SINGULAR_MARGIN per ply in a search of half the depth, the TT move is searched
+one ply deeper; when one beats beta too the node is cut (multi-cut); when only the TT score does, one ply less."""
 MOVE_COUNT_BASE = 3
 MOVE_COUNT_POWER = 1.32
 """Move-count pruning (every node but the root, once a move that does not lose is found): after

@@ -8,6 +8,9 @@ from pbrain.tt cimport TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 
 cdef enum:
     MAX_PLY = 128
+    TRIED_MAX = 32  # quiet moves remembered per node for the history malus
+    HISTORY_MAX = 16384  # history stays within +-this
+    HISTORY_REDUCTION_DIVISOR = 8192  # a late move's reduction is one ply less (more) per this much history
     LMR_ROWS = 64
     LMR_COLUMNS = 64
     INF = 32000
@@ -18,13 +21,15 @@ cdef class Searcher(RootThreats):
     cdef readonly TranspositionTable tt
     cdef int[::1] killers
     cdef int[::1] history
+    cdef int[::1] tried
     cdef int[::1] pv
     cdef int[::1] pv_len
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int sorted_prefix
     cdef public double ponder_share
-    cdef public int futility_margin, futility_depth, razor_depth, razor_margin
+    cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
     cdef int[::1] evals
+    cdef int[::1] skip
     cdef int[::1] move_limits
     cdef int[::1] excluded
     cdef readonly int excluded_count
@@ -53,13 +58,17 @@ cdef class Searcher(RootThreats):
     @cython.locals(best=int, best_score=int, score=int, i=int)
     cdef int _best_ordered_root(self)
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)
-    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int)
+    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int, tt_depth=int, skip=int, defending=bint, tt_extension=int, singular_beta=int, new_depth=int, tried=int, hist=int)
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(me=int, own=int, fours=int)
     cdef int _quiesce(self, int ply)
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
     cdef void _order(self, int ply, int n, int me, int tt_move) noexcept
-    @cython.locals(slot=int)
-    cdef void _reward(self, int ply, int me, int move, int depth) noexcept
+    @cython.locals(hist=int, bonus=int, i=int)
+    cdef void _reward(self, int ply, int me, int move, int depth, int tried) noexcept
+    @cython.locals(h=int, decay=int)
+    cdef void _history_add(self, int slot, int bonus) noexcept
+    @cython.locals(h=int)
+    cdef int _history_plies(self, int slot) noexcept
     @cython.locals(row=int, child=int, end=int, i=int)
     cdef void _update_pv(self, int ply, int move) noexcept

@@ -1,8 +1,10 @@
 """Main search: iterative-deepening negamax PVS with aspiration windows, a transposition table, killer and
-history ordering, forced-move extensions and VCF as the quiescence at the leaves. Quiet moves (neither making nor
-stopping an open three or a four) are reduced by a log-scaled table and cut by a move count that grows with
-depth; non-PV nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from
-the static eval kept per ply (its improvement over two plies ago loosens them). It starts from what the root
+history ordering (a cut-off quiet move gains history, the quiet moves tried before it lose as much), forced-move
+and singular extensions and VCF as the quiescence at the leaves. Late moves are reduced by a log-scaled table
+(less for good history, more for bad; one ply less for a move that makes or stops an open three; moves that make
+a four are never reduced), and quiet moves (neither making nor stopping an open three or a four) are cut by a move
+count that grows with depth; non-PV nodes without an opponent threat are cut by reverse futility, futility and
+razoring, all read from the static eval kept per ply (its improvement over two plies ago loosens them). It starts from what the root
 threat analysis (rootthreats.py, the Searcher's base class) left: an instant answer, a proven
 win, or the root moves that defend.
 
@@ -30,6 +32,9 @@ if not cython.compiled:
     from pbrain.rootthreats import CHECK_EVERY, WIN  # noqa: F401
 
     MAX_PLY = 128
+    TRIED_MAX = 32
+    HISTORY_MAX = 16384
+    HISTORY_REDUCTION_DIVISOR = 8192
     LMR_ROWS = 64
     LMR_COLUMNS = 64
     INF = 32000
@@ -53,6 +58,7 @@ class Searcher(RootThreats):
         self.excluded = array("i", [0]) * MAX_MOVES
         self.excluded_count = 0
         self.history = array("i", [0]) * (2 * board.ncells)
+        self.tried = array("i", [0]) * ((MAX_PLY + 1) * TRIED_MAX)
         self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
         self.pv_len = array("i", [0]) * (MAX_PLY + 1)
         self.qnodes = params.VCF_QUIESCENCE_NODES
@@ -67,6 +73,10 @@ class Searcher(RootThreats):
         self.futility_depth = params.FUTILITY_DEPTH
         self.razor_depth = params.RAZOR_DEPTH
         self.razor_margin = params.RAZOR_MARGIN
+        self.singular_depth = params.SINGULAR_DEPTH
+        self.singular_margin = params.SINGULAR_MARGIN
+        self.skip = array("i", [-1]) * (MAX_PLY + 2)
+        self.root_depth = 0
         self.evals = array("i", [0]) * (MAX_PLY + 2)
         self.move_limits = array("i", [0]) * LMR_ROWS
         self.set_move_limits(params.MOVE_COUNT_BASE, params.MOVE_COUNT_POWER)
@@ -142,7 +152,7 @@ class Searcher(RootThreats):
         for i in range(2 * (MAX_PLY + 1)):
             self.killers[i] = 0
         for i in range(2 * board.ncells):
-            self.history[i] >>= 2
+            self.history[i] >>= 1
         self.tt.new_search()
         self.last_reason = "search"
         if self.excluded_count > 0:
@@ -178,6 +188,7 @@ class Searcher(RootThreats):
         depth = 0
         while depth < max_depth:
             depth += 1
+            self.root_depth = depth
             self.pv_len[0] = 0
             if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
                 window = self.aspiration
@@ -291,6 +302,7 @@ class Searcher(RootThreats):
         depth = 0
         while depth < max_depth and not self.aborted:
             depth += 1
+            self.root_depth = depth
             if abs(self._pvs(-INF, INF, depth, 0)) >= WIN_THRESHOLD:
                 break
         board.unmake()
@@ -372,11 +384,16 @@ class Searcher(RootThreats):
 
         key = board.hash ^ (self.black_key if me == BLACK else self.white_key)  # self._key(), inline: no call per node
         tt_move = -1
+        tt_score = 0
+        tt_bound = 0
+        tt_depth = -1
+        skip = self.skip[ply]
         if self.tt.probe(key, ply):
             tt_move = self.tt.move
             tt_score = self.tt.score
             tt_bound = self.tt.bound
-            if ply > 0 and self.tt.depth >= depth:
+            tt_depth = self.tt.depth
+            if ply > 0 and tt_depth >= depth and skip < 0:
                 if tt_bound == BOUND_EXACT or (tt_bound == BOUND_LOWER and tt_score >= beta) or (
                         tt_bound == BOUND_UPPER and tt_score <= alpha):
                     if tt_move >= 0:
@@ -390,22 +407,40 @@ class Searcher(RootThreats):
         static = evaluate(board, me)
         self.evals[ply] = static
         improving = ply < 2 or static > self.evals[ply - 2]
-        if ply == 0 and self.root_count > 0:
-            n = self.root_count
-            for i in range(n):
-                gen.moves[i] = self.root_moves[i]
-                gen.scores[i] = gen.order_score(self.root_moves[i], me)
-        elif gen.has_flex4(opp):
-            n = gen.gen_defences(ply, me)
-            if n == 0:
-                return -(WIN - (ply + 4))
-        else:
+        defending = gen.has_flex4(opp)
+        if not defending:
             prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD
             if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
                     static - self.futility_margin * (depth - improving) >= beta:
                 return static
             if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
                 return self._quiesce(ply)  # razoring: only a short VCF could lift this node to alpha
+        tt_extension = 0
+        if ply > 0 and skip < 0 and depth >= self.singular_depth and tt_move >= 0 and (tt_bound & BOUND_LOWER) and \
+                tt_depth >= depth - 3 and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and ply < 2 * self.root_depth:
+            # singular extension: does any other move come near the TT move's score, searched half as deep?
+            singular_beta = tt_score - self.singular_margin * depth
+            self.skip[ply] = tt_move
+            score = self._pvs(singular_beta - 1, singular_beta, (depth - 1) // 2, ply)
+            self.skip[ply] = -1
+            if self.aborted:
+                return 0
+            if score < singular_beta:
+                tt_extension = 1
+            elif singular_beta >= beta:
+                return singular_beta  # multi-cut: another move beats beta too
+            elif tt_score >= beta:
+                tt_extension = -1
+        if ply == 0 and self.root_count > 0:
+            n = self.root_count
+            for i in range(n):
+                gen.moves[i] = self.root_moves[i]
+                gen.scores[i] = gen.order_score(self.root_moves[i], me)
+        elif defending:
+            n = gen.gen_defences(ply, me)
+            if n == 0:
+                return -(WIN - (ply + 4))
+        else:
             n = gen.gen_all(ply, me)
             if n == 0:
                 return 0
@@ -416,6 +451,8 @@ class Searcher(RootThreats):
             if not improving:
                 move_limit >>= 1
         quiets = 0
+        tried = 0
+        hist = (me - 1) * board.ncells
 
         best = -INF
         best_move = gen.moves[base]
@@ -424,6 +461,8 @@ class Searcher(RootThreats):
             if i < self.sorted_prefix or quiets < move_limit:
                 gen.pick(ply, i, n)
             move = gen.moves[base + i]
+            if move == skip:
+                continue
             quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
                 board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
             if quiet and i > 0:
@@ -433,22 +472,31 @@ class Searcher(RootThreats):
                 if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
                         static + self.futility_margin * depth <= alpha:
                     continue
+            new_depth = depth - 1
+            if move == tt_move:
+                new_depth += tt_extension
             board.make(move)
             if i == 0:
-                score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)
+                score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
             else:
                 reduction = 0
-                if quiet and depth >= self.lmr_min_depth and i >= self.lmr_min_move:
+                if depth >= self.lmr_min_depth and i >= self.lmr_min_move and (
+                        quiet or (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_BLOCK4):
                     reduction = self.lmr[min(depth, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
                     if pv_node and reduction > 1:
                         reduction -= 1
+                    if not quiet:
+                        reduction -= 1  # a move that makes or stops an open three: one ply less reduction
+                    reduction -= self._history_plies(hist + move)
+                    if reduction < 0:
+                        reduction = 0
                     if reduction > depth - 2:
                         reduction = depth - 2
-                score = -self._pvs(-alpha - 1, -alpha, depth - 1 - reduction, ply + 1)
+                score = -self._pvs(-alpha - 1, -alpha, new_depth - reduction, ply + 1)
                 if score > alpha and reduction > 0:
-                    score = -self._pvs(-alpha - 1, -alpha, depth - 1, ply + 1)
+                    score = -self._pvs(-alpha - 1, -alpha, new_depth, ply + 1)
                 if alpha < score < beta:
-                    score = -self._pvs(-beta, -alpha, depth - 1, ply + 1)
+                    score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
             board.unmake()
             if self.aborted:
                 return 0
@@ -462,10 +510,13 @@ class Searcher(RootThreats):
                         self.root_score = score
                     if alpha >= beta:
                         if quiet:
-                            self._reward(ply, me, move, depth)
+                            self._reward(ply, me, move, depth, tried)
                         break
+            if quiet and tried < TRIED_MAX:
+                self.tried[ply * TRIED_MAX + tried] = move
+                tried += 1
         bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
-        if ply > 0 or self.excluded_count == 0:
+        if (ply > 0 or self.excluded_count == 0) and skip < 0:
             self.tt.store(key, best_move, best, depth, bound, ply)
         return best
 
@@ -494,17 +545,35 @@ class Searcher(RootThreats):
             if move == tt_move:
                 gen.scores[base + i] = 1 << 30
             else:
-                bonus = self.history[hist + move] >> 4
+                bonus = self.history[hist + move] >> 3
                 if move == k1 or move == k2:
                     bonus += self.killer_bonus
                 gen.scores[base + i] += min(bonus, self.max_order_bonus)
 
-    def _reward(self, ply: int, me: int, move: int, depth: int) -> None:
+    def _reward(self, ply: int, me: int, move: int, depth: int, tried: int) -> None:
+        """A quiet move cut off: it becomes a killer and gains history; the quiet moves tried before it lose as
+        much (history moves toward +-HISTORY_MAX by the bonus's share of the distance left)."""
         if self.killers[2 * ply] != move:
             self.killers[2 * ply + 1] = self.killers[2 * ply]
             self.killers[2 * ply] = move
-        slot = (me - 1) * self.board.ncells + move
-        self.history[slot] = min(self.history[slot] + depth * depth, 1 << 20)
+        hist = (me - 1) * self.board.ncells
+        bonus = min(depth * depth * 32, HISTORY_MAX // 4)
+        self._history_add(hist + move, bonus)
+        for i in range(tried):
+            self._history_add(hist + self.tried[ply * TRIED_MAX + i], -bonus)
+
+    def _history_add(self, slot: int, bonus: int) -> None:
+        """history[slot] += bonus, less the bonus's share of the way already gone toward its sign's bound (so
+        history stays within +-HISTORY_MAX). Integer division of magnitudes: the same in both modes."""
+        h = self.history[slot]
+        decay = abs(h) * abs(bonus) // HISTORY_MAX
+        self.history[slot] = h + bonus - (decay if h >= 0 else -decay)
+
+    def _history_plies(self, slot: int) -> int:
+        """The late-move reduction's adjustment for a move's history: plies less for a good one, more for a bad
+        one (rounded toward zero)."""
+        h = self.history[slot]
+        return h // HISTORY_REDUCTION_DIVISOR if h >= 0 else -(-h // HISTORY_REDUCTION_DIVISOR)
 
     def _update_pv(self, ply: int, move: int) -> None:
         row = ply * (MAX_PLY + 1)
