@@ -4,8 +4,8 @@ and singular extensions and VCF as the quiescence at the leaves. Late moves are 
 (less for good history, more for bad; one ply less for a move that makes or stops an open three; moves that make
 a four are never reduced), and quiet moves (neither making nor stopping an open three or a four) are cut by a move
 count that grows with depth; non-PV nodes without an opponent threat are cut by reverse futility, futility and
-razoring, all read from the static eval kept per ply (its improvement over two plies ago loosens them). It starts from what the root
-threat analysis (rootthreats.py, the Searcher's base class) left: an instant answer, a proven
+razoring, all read from the static eval kept per ply (its improvement over two plies ago loosens them). It starts
+from what the root threat analysis (rootthreats.py, the Searcher's base class) left: an instant answer, a proven
 win, or the root moves that defend.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
@@ -463,8 +463,8 @@ class Searcher(RootThreats):
             move = gen.moves[base + i]
             if move == skip:
                 continue
-            quiet = (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_FLEX3 and (
-                board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
+            own_class = board.state[STATE_STRIDE * move + me] & P4_MASK  # what the move makes for the mover
+            quiet = own_class < P4_FLEX3 and (board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
             if quiet and i > 0:
                 quiets += 1
                 if quiets > move_limit and best > -WIN_THRESHOLD:
@@ -480,8 +480,7 @@ class Searcher(RootThreats):
                 score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
             else:
                 reduction = 0
-                if depth >= self.lmr_min_depth and i >= self.lmr_min_move and (
-                        quiet or (board.state[STATE_STRIDE * move + me] & P4_MASK) < P4_BLOCK4):
+                if depth >= self.lmr_min_depth and i >= self.lmr_min_move and own_class < P4_BLOCK4:
                     reduction = self.lmr[min(depth, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
                     if pv_node and reduction > 1:
                         reduction -= 1
