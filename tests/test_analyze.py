@@ -18,6 +18,8 @@ from pbrain.engine import Engine, Limits
 from pbrain.play import format_eval
 from pbrain.rules import BLACK, WHITE, Rule
 
+from tests import terminal_child
+
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "data" / "records"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -279,8 +281,8 @@ def test_the_program_reports_bad_input_without_a_traceback(tmp_path: Path) -> No
 
 def test_ctrl_c_leaves_cleanly() -> None:
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(sys.executable, ["-m", "pbrain", "analyze", "--moves", QUIET, "--game", "--time", "30"],
-                          cwd=str(ROOT), env=dict(os.environ, PYTHONPATH=str(ROOT)), encoding="utf-8", timeout=30)
+    child = terminal_child.spawn(["analyze", "--moves", QUIET, "--game", "--time", "30"],
+                                 env=dict(os.environ, PYTHONPATH=str(ROOT)))
     child.expect("Analysing position 1 of 7")
     child.sendintr()
     child.expect(pexpect.EOF, timeout=10)

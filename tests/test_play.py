@@ -18,6 +18,8 @@ from pbrain.play import (PlayError, PlayOptions, PlaySession, format_eval, optio
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.screen import BoardView, render_board, wants_color
 
+from tests import terminal_child
+
 ROOT = Path(__file__).resolve().parent.parent
 TIME_S = 0.05
 Point = Tuple[int, int]
@@ -439,13 +441,8 @@ def test_ctrl_c_at_the_prompt() -> None:
 pexpect = pytest.importorskip("pexpect")
 
 
-def spawn(*args: str, color: bool = False) -> "pexpect.spawn":
-    env = dict(os.environ, TERM="xterm", PYTHONUNBUFFERED="1")
-    env.pop("NO_COLOR", None)
-    if not color:
-        env["NO_COLOR"] = "1"
-    return pexpect.spawn(sys.executable, ["-m", "pbrain", "play", *args], cwd=str(ROOT), env=env,
-                         dimensions=(50, 120), encoding="utf-8", timeout=30)
+def spawn(*args: str, color: bool = False) -> "pexpect.spawn":  # noqa: F821
+    return terminal_child.spawn(("play", *args), color=color)
 
 
 def finish(child: "pexpect.spawn") -> int:

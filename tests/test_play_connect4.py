@@ -18,6 +18,8 @@ from pbrain.play import PlayError
 from pbrain.play_connect4 import (Connect4Options, Connect4Session, find_player, options_from_args, parse_moves,
                                   render_board)
 
+from tests import terminal_child
+
 ROOT = Path(__file__).resolve().parent.parent
 TIME_S = 0.05
 Cell = Tuple[int, int]
@@ -454,13 +456,8 @@ def test_ctrl_c_at_the_prompt() -> None:
 pexpect = pytest.importorskip("pexpect")
 
 
-def spawn(*arguments: str, color: bool = False) -> "pexpect.spawn":
-    env = dict(os.environ, TERM="xterm", PYTHONUNBUFFERED="1")
-    env.pop("NO_COLOR", None)
-    if not color:
-        env["NO_COLOR"] = "1"
-    return pexpect.spawn(sys.executable, ["-m", "pbrain", "play", "--game", "connect4", *arguments], cwd=str(ROOT),
-                         env=env, dimensions=(50, 120), encoding="utf-8", timeout=30)
+def spawn(*arguments: str, color: bool = False) -> "pexpect.spawn":  # noqa: F821
+    return terminal_child.spawn(("play", "--game", "connect4", *arguments), color=color)
 
 
 def finish(child: "pexpect.spawn") -> int:
