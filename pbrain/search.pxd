@@ -60,8 +60,8 @@ cdef class Searcher(RootThreats):
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)
     @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, own_class=int, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int, tt_depth=int, skip=int, defending=bint, tt_extension=int, singular_beta=int, new_depth=int, tried=int, hist=int)
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
-    @cython.locals(me=int, own=int, fours=int)
-    cdef int _quiesce(self, int ply)
+    @cython.locals(me=int, own=int, fours=int, static=int)
+    cdef int _quiesce(self, int ply, int beta)
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
     cdef void _order(self, int ply, int n, int me, int tt_move) noexcept
     @cython.locals(hist=int, bonus=int, i=int)

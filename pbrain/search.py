@@ -380,7 +380,7 @@ class Searcher(RootThreats):
             if gen.has_flex4(me):
                 return WIN - (ply + 3)
             if depth <= 0:
-                return self._quiesce(ply)
+                return self._quiesce(ply, beta)
 
         key = board.hash ^ (self.black_key if me == BLACK else self.white_key)  # self._key(), inline: no call per node
         tt_move = -1
@@ -414,7 +414,7 @@ class Searcher(RootThreats):
                     static - self.futility_margin * (depth - improving) >= beta:
                 return static
             if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
-                return self._quiesce(ply)  # razoring: only a short VCF could lift this node to alpha
+                return self._quiesce(ply, beta)  # razoring: only a short VCF could lift this node to alpha
         tt_extension = 0
         if ply > 0 and skip < 0 and depth >= self.singular_depth and tt_move >= 0 and (tt_bound & BOUND_LOWER) and \
                 tt_depth >= depth - 3 and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and ply < 2 * self.root_depth:
@@ -519,10 +519,14 @@ class Searcher(RootThreats):
             self.tt.store(key, best_move, best, depth, bound, ply)
         return best
 
-    def _quiesce(self, ply: int) -> int:
-        """Leaf value: a VCF for the side to move if a short one exists, otherwise the static evaluation."""
+    def _quiesce(self, ply: int, beta: int) -> int:
+        """Leaf value: a VCF for the side to move if a short one exists, otherwise the static evaluation. A static
+        evaluation at or above `beta` is returned as it is: a win could only confirm the cut-off."""
         board = self.board
         me = board.side
+        static = evaluate(board, me)
+        if static >= beta:
+            return static
         own = 16 * (me - 1)
         fours = board.p4count[own + P4_BLOCK4] + board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[
             own + P4_BLOCK4_FLEX3]
@@ -531,7 +535,7 @@ class Searcher(RootThreats):
                 self.nodes += self.threats.nodes
                 return WIN - (ply + self.threats.win_plies)
             self.nodes += self.threats.nodes
-        return evaluate(board, me)
+        return static
 
     def _order(self, ply: int, n: int, me: int, tt_move: int) -> None:
         gen = self.gen

@@ -7,7 +7,7 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 539987
+SIGNATURE_NODES = 513211
 SIGNATURE_MOVES = [(6, 6), (9, 8), (8, 11), (7, 8), (12, 9), (9, 5)]
 
 
