@@ -66,9 +66,15 @@ DEFENCE_VCF_NODES = 4000
 DEFENCE_VCT_NODES = 3000
 """Budgets of each probe that decides whether a root move stops the opponent's VCF / VCT (the VCT one: first pass)."""
 VERIFY_NODES = 150000
-VERIFY_SHARE = 0.9
-"""When the opponent has a threat, each new best move of the main search is probed with this many nodes (ending by
-this share of the hard time): a move after which the opponent wins is taken out and the depth searched again."""
+VERIFY_SLICE = 0.05
+VERIFY_SHARE = 0.97
+THREAT_SEARCH_SHARE = 0.75
+THREAT_SEARCH_END = 0.85
+"""When the opponent has a threat, each new best move of the main search is probed with this many nodes for
+VERIFY_SLICE of the hard time: a move after which the opponent wins is taken out and the depth searched again. No
+iteration starts after THREAT_SEARCH_SHARE of the hard time and none runs past THREAT_SEARCH_END of it; then the
+chosen move is probed until VERIFY_SHARE of it. When it loses, the best of the others is searched again as deep as
+the time left allows; when the probe ends without a win for the opponent, the iterations go on."""
 DEFENCE_PROBE_GROWTH = 4
 DEFENCE_PROBE_MAX_NODES = 200000
 """Each further pass of the VCT probes over the moves still standing has this many times the budget, up to this."""
@@ -111,8 +117,8 @@ ITERATION_GROWTH_DEFAULT = 3.0
 iteration's time is predicted."""
 ROOT_VCF_SHARE = 0.1
 ROOT_VCT_SHARE = 0.2
-ROOT_THREAT_SHARE = 0.3
-ROOT_DEFENCE_SHARE = 0.45
+ROOT_THREAT_SHARE = 0.15
+ROOT_DEFENCE_SHARE = 0.25
 """Deadlines of the root threat phases as shares of the soft time (own VCF, own VCT, the opponent's VCF / VCT were
 it to move, the defence filter's probe of each move: each ends by its share counted from the start); the main
 search has the rest."""

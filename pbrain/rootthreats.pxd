@@ -47,6 +47,6 @@ cdef class RootThreats:
     cdef bint _continues_proof(self)
     @cython.locals(me=int, threatened=bint, n=int, kept=int, survivors=int, i=int, move=int, probe_vcf=long, probe_vct=long, horizon=int, budget=long)
     cdef void _restrict_to_defences(self, double threat_deadline, double deadline, long threat_nodes, long node_budget_end)
-    cdef bint _refuted(self, int move)
+    cdef bint _refuted(self, int move, double deadline)
     @cython.locals(refuted=bint)
     cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)

@@ -281,11 +281,11 @@ class RootThreats:
                 return
             budget *= params.DEFENCE_PROBE_GROWTH
 
-    def _refuted(self, move: int) -> bool:
-        """The opponent has a threat and the main search chose `move`: does a deep probe (verify_nodes, until
-        VERIFY_SHARE of the hard time) prove that the opponent wins after it?"""
-        return self._loses_after(move, self.vcf_fours, self.vct_threats, self.verify_nodes,
-                                 self.started + self.hard_s * params.VERIFY_SHARE, self.node_limit)
+    def _refuted(self, move: int, deadline: float) -> bool:
+        """The opponent has a threat and the main search chose `move`: does a probe (verify_nodes, until
+        `deadline`) prove that the opponent wins after it?"""
+        return self._loses_after(move, self.vcf_fours, self.vct_threats, self.verify_nodes, deadline,
+                                 self.node_limit)
 
     def _loses_after(self, move: int, vcf_fours: int, vct_threats: int, probe_nodes: int, deadline: float,
                      node_budget_end: int) -> bool:

@@ -47,7 +47,7 @@ cdef class Searcher(RootThreats):
     cpdef void exclude_root_moves(self, list cells)
     @cython.locals(i=int, instant=int, converting=bint, ponder=bint, soft_s=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
-    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double)
+    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double, final_verify=bint, full_hard_s=double, full_soft_ms=double)
     cdef tuple _deepen(self, int max_depth, double soft_ms, double hard_ms, bint ponder, object on_iteration)
     @cython.locals(gen=MoveGen, me=int, n=int, i=int, j=int, move=int)
     cdef int _root_without_excluded(self)

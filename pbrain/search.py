@@ -127,9 +127,10 @@ class Searcher(RootThreats):
         deadline, `max_nodes` or `stop.is_set()` (abort; checked every CHECK_EVERY nodes in every phase). Before
         it, threat searches at the root: VCF, VCT and the opponent's threats, each ending by its share of the soft
         time and at most `max_depth` attacking moves deep; when the last think proved a win and the opponent has
-        answered, the re-proof may use most of the turn. An aborted iteration still counts when a root move
-        completed in it. Calls on_iteration(depth, score, nodes, pv) after each completed iteration. Returns
-        (best cell or -1, score, completed depth, nodes, pv cells)."""
+        answered, the re-proof may use most of the turn. When the opponent has a threat, the iterations pause early
+        for a deep probe of the chosen move, then go on with the time left (params.THREAT_SEARCH_SHARE). An aborted
+        iteration still counts when a root move completed in it. Calls on_iteration(depth, score, nodes, pv) after
+        each completed iteration. Returns (best cell or -1, score, completed depth, nodes, pv cells)."""
         self.stop = stop
         self.threats.stop = stop
         self.proofs.stop = stop
@@ -186,69 +187,107 @@ class Searcher(RootThreats):
         last_iteration_ms = 0.0
         verified = -1
         depth = 0
-        while depth < max_depth:
-            depth += 1
-            self.root_depth = depth
-            self.pv_len[0] = 0
-            if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
-                window = self.aspiration
-                alpha = best_score - window
-                beta = best_score + window
-                while True:
-                    score = self._pvs(alpha, beta, depth, 0)
-                    if self.aborted:
-                        break
-                    if score <= alpha:
-                        alpha = max(-INF, alpha - 4 * window)
-                    elif score >= beta:
-                        beta = min(INF, beta + 4 * window)
-                    else:
-                        break
-                    window *= 4
-            else:
-                score = self._pvs(-INF, INF, depth, 0)
-            if self.aborted:
-                if self.pv_len[0] > 0 and (not self.threatened or self.pv[0] == verified):
-                    # a root move completed at this depth and beat the others so far (unverified moves under a
-                    # threat are not trusted)
-                    best_move = self.pv[0]
-                    best_score = self.root_score
-                    best_pv = [self.pv[i] for i in range(self.pv_len[0])]
-                break
-            if self.pv_len[0] == 0:  # decided at the root before any move (a loss): keep the score
+        full_hard_s = self.hard_s
+        full_soft_ms = soft_ms
+        final_verify = self.threatened and hard_ms < PONDER_MAX_MS
+        if final_verify:  # the opponent has a threat: keep the end of the turn to probe the final move deeply
+            soft_ms = min(soft_ms, hard_ms * params.THREAT_SEARCH_SHARE)
+            self.hard_s = full_hard_s * params.THREAT_SEARCH_END
+        while True:  # a second round only after the final move's probe under a threat
+            while depth < max_depth:
+                depth += 1
+                self.root_depth = depth
+                self.pv_len[0] = 0
+                if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
+                    window = self.aspiration
+                    alpha = best_score - window
+                    beta = best_score + window
+                    while True:
+                        score = self._pvs(alpha, beta, depth, 0)
+                        if self.aborted:
+                            break
+                        if score <= alpha:
+                            alpha = max(-INF, alpha - 4 * window)
+                        elif score >= beta:
+                            beta = min(INF, beta + 4 * window)
+                        else:
+                            break
+                        window *= 4
+                else:
+                    score = self._pvs(-INF, INF, depth, 0)
+                if self.aborted:
+                    if self.pv_len[0] > 0 and (not self.threatened or self.pv[0] == verified):
+                        # a root move completed at this depth and beat the others so far (unverified moves under a
+                        # threat are not trusted)
+                        best_move = self.pv[0]
+                        best_score = self.root_score
+                        best_pv = [self.pv[i] for i in range(self.pv_len[0])]
+                    break
+                if self.pv_len[0] == 0:  # decided at the root before any move (a loss): keep the score
+                    best_score = score
+                    done_depth = depth
+                    break
+                best_move = self.pv[0]
                 best_score = score
                 done_depth = depth
+                best_pv = [self.pv[i] for i in range(self.pv_len[0])]
+                if self.threatened and best_move != verified and abs(score) < WIN_THRESHOLD:
+                    # The opponent has a threat: probe the chosen move deeply, and if it loses, search without it.
+                    verified = best_move
+                    if self._refuted(best_move, time.perf_counter() + self.hard_s * params.VERIFY_SLICE) and \
+                            self._exclude_root(best_move):
+                        best_move = self._best_ordered_root()
+                        best_pv = [best_move]
+                        depth -= 1
+                        continue
+                if on_iteration is not None:
+                    on_iteration(depth, score, self.nodes, best_pv)
+                if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
+                    break  # a proven result: deeper search cannot change it
+                if self.root_count == 1:
+                    if ponder:
+                        self._ponder_after(best_move, max_depth - 1)
+                    break  # one move holds: there is nothing to choose
+                now = time.perf_counter()
+                elapsed_ms = (now - self.started) * 1000.0
+                if elapsed_ms >= soft_ms:
+                    break
+                iteration_ms = (now - iteration_started) * 1000.0
+                if soft_ms < hard_ms and elapsed_ms + iteration_ms * self._growth(iteration_ms, last_iteration_ms) > \
+                        hard_ms:
+                    break  # a game clock to save: skip an iteration predicted to end past the hard deadline
+                last_iteration_ms = iteration_ms
+                iteration_started = now
+            if not final_verify:
                 break
-            best_move = self.pv[0]
-            best_score = score
-            done_depth = depth
-            best_pv = [self.pv[i] for i in range(self.pv_len[0])]
-            if self.threatened and best_move != verified and abs(score) < WIN_THRESHOLD:
-                # The opponent has a threat: probe the chosen move deeply, and if it loses, search without it.
-                verified = best_move
-                if self._refuted(best_move) and self._exclude_root(best_move):
-                    best_move = self._best_ordered_root()
-                    best_pv = [best_move]
-                    depth -= 1
-                    continue
-            if on_iteration is not None:
-                on_iteration(depth, score, self.nodes, best_pv)
-            if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
-                break  # a proven result: deeper search cannot change it
-            if self.root_count == 1:
-                if ponder:
-                    self._ponder_after(best_move, max_depth - 1)
-                break  # one move holds: there is nothing to choose
-            now = time.perf_counter()
-            elapsed_ms = (now - self.started) * 1000.0
-            if elapsed_ms >= soft_ms:
+            final_verify = False
+            self.hard_s = full_hard_s
+            if self.aborted and (self.stop is None or not self.stop.is_set()) and self.nodes < self.node_limit:
+                self.aborted = False  # only the search's own share of the time ran out
+            if best_move < 0 or self.aborted or abs(best_score) >= WIN_THRESHOLD or self.root_count == 1:
                 break
-            iteration_ms = (now - iteration_started) * 1000.0
-            if soft_ms < hard_ms and elapsed_ms + iteration_ms * self._growth(iteration_ms, last_iteration_ms) > \
-                    hard_ms:
-                break  # a game clock to save: skip an iteration predicted to end past the hard deadline
-            last_iteration_ms = iteration_ms
-            iteration_started = now
+            if self._refuted(best_move, self.started + self.hard_s * params.VERIFY_SHARE) and \
+                    self._exclude_root(best_move):
+                # the chosen move loses: the best of the others by a search as deep as the time left allows
+                best_move = self._best_ordered_root()
+                best_pv = [best_move]
+                depth = 0
+                while depth < done_depth and not self.aborted:
+                    depth += 1
+                    self.root_depth = depth
+                    score = self._pvs(-INF, INF, depth, 0)
+                    if self.pv_len[0] > 0:
+                        best_move = self.pv[0]
+                        best_score = self.root_score if self.aborted else score
+                        best_pv = [self.pv[i] for i in range(self.pv_len[0])]
+                break
+            # the probe found no win for the opponent: deepen on with the time left
+            soft_ms = full_soft_ms
+            depth = done_depth
+            iteration_started = time.perf_counter()
+            last_iteration_ms = 0.0
+            if (iteration_started - self.started) * 1000.0 >= soft_ms:
+                break
         if best_move < 0:  # no move from the search: the best-ordered root move
             if done_depth == 0:
                 self.last_reason = "static"

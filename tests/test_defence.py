@@ -3,8 +3,11 @@ holds existed (Rapfi, at 2 s, found no forced win against its `holding` move and
 The engine must not play a move that its own threat search proves losing: the data check below proves it."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from pbrain.dfpn import ProofSolver
 from pbrain.engine import Engine, Limits
 from pbrain.threats import ThreatSolver
 from tests.tactics import load
@@ -31,3 +34,19 @@ def test_the_engine_does_not_play_the_losing_move(item: dict) -> None:
     engine.undo()
     result = engine.think(THINK)
     assert result.move != losing
+
+
+FINAL_PROBE_MOVES = [(6, 8), (8, 9), (9, 5), (5, 9), (8, 6), (7, 10)]
+"""PentaZen game of 2026-11-23, Pentad (black) to move: (9, 7) loses to a VCT that the proof-number search needs
+about half a second for; at a 1.3 s turn 0782249 played it (its deep probe went to the first iteration's move)."""
+
+
+def test_a_timed_think_probes_its_final_move() -> None:
+    engine = Engine(15, 15, memory_bytes=64 << 20)
+    for move in FINAL_PROBE_MOVES:
+        engine.play(*move)
+    engine.play(9, 7)
+    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
+        "data: the losing move is proven losing"
+    engine.undo()
+    assert engine.think(Limits(turn_ms=1300)).move != (9, 7)
