@@ -232,10 +232,10 @@ class Searcher(RootThreats):
                 done_depth = depth
                 best_pv = [self.pv[i] for i in range(self.pv_len[0])]
                 if self.threatened and best_move != verified and abs(score) < WIN_THRESHOLD:
-                    # The opponent has a threat: probe the chosen move deeply, and if it loses, search without it.
+                    # The opponent has a threat: probe the new best move briefly; if it loses, search without it.
                     verified = best_move
-                    if self._refuted(best_move, time.perf_counter() + self.hard_s * params.VERIFY_SLICE) and \
-                            self._exclude_root(best_move):
+                    if self._refuted(best_move, min(time.perf_counter() + self.hard_s * params.VERIFY_SLICE,
+                                                    self.started + self.hard_s)) and self._exclude_root(best_move):
                         best_move = self._best_ordered_root()
                         best_pv = [best_move]
                         depth -= 1
