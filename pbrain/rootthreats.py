@@ -281,6 +281,37 @@ class RootThreats:
                 return
             budget *= params.DEFENCE_PROBE_GROWTH
 
+    # --- the root move list -------------------------------------------------------------------------------------
+    def _exclude_root(self, move: int) -> bool:
+        """Take `move` out of the root moves (all legal moves when the root was not restricted); False, and
+        nothing changed, when it is the last one."""
+        gen = self.gen
+        if self.root_count == 0:
+            n = gen.gen_all(0, self.board.side)
+            for i in range(n):
+                self.root_moves[i] = gen.moves[i]
+            self.root_count = n
+        if self.root_count <= 1:
+            return False
+        for i in range(self.root_count):
+            if self.root_moves[i] == move:
+                self.root_count -= 1
+                self.root_moves[i] = self.root_moves[self.root_count]
+                return True
+        return False
+
+    def _best_ordered_root(self) -> int:
+        """The root move with the best static ordering score (a stand-in until the search says better)."""
+        best = self.root_moves[0]
+        best_score = self.gen.order_score(best, self.board.side)
+        for i in range(1, self.root_count):
+            score = self.gen.order_score(self.root_moves[i], self.board.side)
+            if score > best_score:
+                best = self.root_moves[i]
+                best_score = score
+        return best
+
+    # --- probes of a chosen move ------------------------------------------------------------------------------
     def _refuted(self, move: int, deadline: float) -> bool:
         """The opponent has a threat and the main search chose `move`: does a probe (verify_nodes, until
         `deadline`) prove that the opponent wins after it?"""

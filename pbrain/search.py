@@ -266,20 +266,9 @@ class Searcher(RootThreats):
                 self.aborted = False  # only the search's own share of the time ran out
             if best_move < 0 or self.aborted or abs(best_score) >= WIN_THRESHOLD or self.root_count == 1:
                 break
-            if self._refuted(best_move, self.started + self.hard_s * params.VERIFY_SHARE) and \
-                    self._exclude_root(best_move):
-                # the chosen move loses: the best of the others by a search as deep as the time left allows
-                best_move = self._best_ordered_root()
-                best_pv = [best_move]
-                depth = 0
-                while depth < done_depth and not self.aborted:
-                    depth += 1
-                    self.root_depth = depth
-                    score = self._pvs(-INF, INF, depth, 0)
-                    if self.pv_len[0] > 0:
-                        best_move = self.pv[0]
-                        best_score = self.root_score if self.aborted else score
-                        best_pv = [self.pv[i] for i in range(self.pv_len[0])]
+            replacement = self._replace_if_refuted(best_move, best_score, done_depth)
+            if replacement is not None:
+                best_move, best_score, best_pv = replacement
                 break
             # the probe found no win for the opponent: deepen on with the time left
             soft_ms = full_soft_ms
@@ -348,34 +337,24 @@ class Searcher(RootThreats):
         self.hard_s = hard_s
         self.aborted = False
 
-    def _exclude_root(self, move: int) -> bool:
-        """Take `move` out of the root moves (all legal moves when the root was not restricted); False, and
-        nothing changed, when it is the last one."""
-        gen = self.gen
-        if self.root_count == 0:
-            n = gen.gen_all(0, self.board.side)
-            for i in range(n):
-                self.root_moves[i] = gen.moves[i]
-            self.root_count = n
-        if self.root_count <= 1:
-            return False
-        for i in range(self.root_count):
-            if self.root_moves[i] == move:
-                self.root_count -= 1
-                self.root_moves[i] = self.root_moves[self.root_count]
-                return True
-        return False
-
-    def _best_ordered_root(self) -> int:
-        """The root move with the best static ordering score (a stand-in until the search says better)."""
-        best = self.root_moves[0]
-        best_score = self.gen.order_score(best, self.board.side)
-        for i in range(1, self.root_count):
-            score = self.gen.order_score(self.root_moves[i], self.board.side)
-            if score > best_score:
-                best = self.root_moves[i]
-                best_score = score
-        return best
+    def _replace_if_refuted(self, move: int, score: int, done_depth: int) -> tuple:
+        """The deep probe of the chosen `move` under a threat (until VERIFY_SHARE of the hard time). None when it
+        finds no win for the opponent (or `move` is the last root move); otherwise `move` leaves the root moves and
+        the best of the others is searched again up to `done_depth` as the time allows: (move, score, pv)."""
+        if not (self._refuted(move, self.started + self.hard_s * params.VERIFY_SHARE) and self._exclude_root(move)):
+            return None
+        move = self._best_ordered_root()
+        pv = [move]
+        depth = 0
+        while depth < done_depth and not self.aborted:
+            depth += 1
+            self.root_depth = depth
+            result = self._pvs(-INF, INF, depth, 0)
+            if self.pv_len[0] > 0:
+                move = self.pv[0]
+                score = self.root_score if self.aborted else result
+                pv = [self.pv[i] for i in range(self.pv_len[0])]
+        return move, score, pv
 
     def _growth(self, iteration_ms: float, last_iteration_ms: float) -> float:
         """Predicted ratio of the next iteration's time to `iteration_ms`: the last ratio, within bounds."""
