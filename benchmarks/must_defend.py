@@ -1,0 +1,65 @@
+"""The must-defend suite (tests/data/must_defend.json) at a turn time, judged by another brain.
+
+Each position is one just before a loser's losing move in a real game: one or a few moves hold, most lose to a
+forced win. Pentad thinks on it for `--time` seconds (the Engine facade, as the brain does under `INFO
+timeout_turn`); then the judge brain, any Gomocup brain that reports a mate score in its MESSAGE lines (`Eval +M7`
+as Rapfi does), searches the position after Pentad's move as the attacker for `--judge-ms`. The move holds when the
+judge reports no win for itself. Prints one line a position and the count held.
+
+    .venv/bin/python benchmarks/must_defend.py --judge /path/to/pbrain-rapfi --time 1.0 --judge-ms 2000
+
+Run it alone on the machine: both programs are timed by the wall clock.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pbrain.engine import Engine, Limits  # noqa: E402
+from pbrain.rules import Rule  # noqa: E402
+from tuning.label import Analyst  # noqa: E402
+
+SUITE = ROOT / "tests" / "data" / "must_defend.json"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--judge", required=True, help="the judge brain's executable")
+    parser.add_argument("--time", type=float, default=1.0, help="Pentad's turn in seconds")
+    parser.add_argument("--judge-ms", type=int, default=2000, help="the judge's turn in milliseconds")
+    parser.add_argument("--suite", type=Path, default=SUITE)
+    args = parser.parse_args(argv)
+    positions = json.loads(args.suite.read_text())
+    judge = Analyst([args.judge], args.judge_ms)
+    held = 0
+    try:
+        for k, position in enumerate(positions):
+            engine = Engine(position["size"], rule=Rule[position["rule"]])
+            for x, y in position["moves"]:
+                engine.play(x, y)
+            started = time.perf_counter()
+            result = engine.think(Limits(turn_ms=int(args.time * 1000)))
+            spent = time.perf_counter() - started
+            move = list(result.move)
+            verdict = judge.evaluate(position["size"], position["rule"], position["moves"] + [move])
+            holds = verdict is None or not verdict.startswith("+M")
+            held += holds
+            print(f"{k:2d} {'held' if holds else 'LOST':4s} move {move[0]},{move[1]} (holding "
+                  f"{position['holding'][0]},{position['holding'][1]}, losing {position['losing'][0]},"
+                  f"{position['losing'][1]}) judge {verdict} | depth {result.depth} eval {result.score} "
+                  f"{result.reason} {spent:.2f} s", flush=True)
+    finally:
+        judge.close()
+    print(f"held {held} of {len(positions)} at {args.time:g} s a move (judge {args.judge_ms} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
