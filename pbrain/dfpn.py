@@ -309,9 +309,7 @@ class ProofSolver:
             move = gen.moves[base + i]
             counter = -1
             if (board.state[STATE_STRIDE * move + me] & P4_MASK) >= P4_BLOCK4:
-                board.make(move)
-                counter = gen.five_point(me, move)
-                board.unmake()
+                counter = gen.five_after(me, move)
             if counter >= 0:
                 if not gen.legal(counter, opp):
                     return -2  # a counter-four the attacker may not block

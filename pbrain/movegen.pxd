@@ -27,8 +27,13 @@ cdef class MoveGen:
     cpdef int gen_fours(self, int ply, int side) noexcept
     @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int)
     cpdef int gen_defences(self, int ply, int side) noexcept
-    @cython.locals(stops=bint)
     cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp) noexcept
+    @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)
+    cpdef bint stops_open_fours(self, int cell, int side) noexcept
+    @cython.locals(d=int, off=int, j=int, c=int, delta=int)
+    cpdef int five_after(self, int side, int move) noexcept
+    @cython.locals(shift=int, word="unsigned int")
+    cdef int _class_after(self, int cell, int d, int delta, int color) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_point(self, int side, int around) noexcept
     @cython.locals(i=int, c=int)

@@ -155,14 +155,71 @@ class MoveGen:
         self.marks[cell] = stamp
         if not self.legal(cell, side):
             return n
-        board.make_stone(cell, side)
-        stops = not self.has_flex4(3 - side)
-        board.unmake()
-        if stops:
+        if self.stops_open_fours(cell, side):
             self.moves[ply * MAX_MOVES + n] = cell
             self.scores[ply * MAX_MOVES + n] = self.order_score(cell, side)
             n += 1
         return n
+
+    def stops_open_fours(self, cell: int, side: int) -> bool:
+        """Would `side`'s stone on the empty `cell` leave the opponent no open-four (FLEX4) cell it may play? Read
+        from the line keys without placing the stone (renju plays it: the stone can change what black may play)."""
+        board = self.board
+        opp = 3 - side
+        if board.renju:
+            board.make_stone(cell, side)
+            stops = not self.has_flex4(opp)
+            board.unmake()
+            return stops
+        # Only the cell itself and the empty cells within reach on its four lines change; count the opponent's
+        # FLEX4 cells among them that lose the class (a stone never makes the other colour's patterns stronger).
+        left = board.p4count[16 * (opp - 1) + P4_FLEX4]
+        if (board.state[STATE_STRIDE * cell + opp] & P4_MASK) == P4_FLEX4:
+            left -= 1
+        for d in range(4):
+            off = board.dir_offset[d]
+            for j in range(1, PADDING + 1):
+                if left == 0:
+                    return True
+                c = cell + j * off
+                if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 and \
+                        self._class_after(c, d, side << board.shift_before[j], opp) != P4_FLEX4:
+                    left -= 1
+                c = cell - j * off
+                if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 and \
+                        self._class_after(c, d, side << board.shift_after[j], opp) != P4_FLEX4:
+                    left -= 1
+        return left == 0
+
+    def five_after(self, side: int, move: int) -> int:
+        """The cell where `side` would make five once it plays the empty `move`, found on the lines through it
+        without placing the stone, or -1: what five_point(side, move) answers after the stone when `side` has no
+        five point before it."""
+        board = self.board
+        for d in range(4):
+            if board.pattern_at(move, side, d) < PAT_B4:
+                continue  # no four on this line: no five point after the stone
+            off = board.dir_offset[d]
+            for j in range(-4, 5):
+                c = move + j * off
+                if j == 0 or board.cells[c] != EMPTY:
+                    continue
+                if j > 0:
+                    delta = side << board.shift_before[j]
+                else:
+                    delta = side << board.shift_after[-j]
+                if self._class_after(c, d, delta, side) == P4_FIVE:
+                    return c
+        return -1
+
+    def _class_after(self, cell: int, d: int, delta: int, color: int) -> int:
+        """The Pattern4 of `color` at the empty `cell` once its line key on direction d grows by `delta` (a stone
+        placed on that line), the other directions as they are."""
+        board = self.board
+        shift = 8 * d
+        word = board.state[STATE_STRIDE * cell]
+        word ^= (((word >> shift) & 0xFF) ^ board._line_pattern(board.keys[4 * cell + d] + delta)) << shift
+        return board._class_word(word >> (4 * (color - 1)), color - 1) & P4_MASK
 
     def five_point(self, side: int, around: int) -> int:
         """A cell on the four lines through `around` (within 4) where `side` makes five, or -1."""
