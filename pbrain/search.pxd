@@ -1,45 +1,12 @@
 # C view of pbrain/search.py
 cimport cython
-from pbrain.board cimport Board, BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_MASK, STATE_STRIDE
-from pbrain.evaluation cimport evaluate
+from pbrain.alphabeta cimport AlphaBeta, INF, MAX_PLY, WIN_THRESHOLD
+from pbrain.board cimport Board, P4_FIVE, P4_MASK, STATE_STRIDE
 from pbrain.movegen cimport MoveGen, MAX_MOVES
-from pbrain.rootthreats cimport RootThreats, CHECK_EVERY, WIN
-from pbrain.tt cimport TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
-
-cdef enum:
-    MAX_PLY = 128
-    TRIED_MAX = 32  # quiet moves remembered per node for the history malus
-    HISTORY_MAX = 16384  # history stays within +-this
-    HISTORY_REDUCTION_DIVISOR = 8192  # a late move's reduction is one ply less (more) per this much history
-    LMR_ROWS = 64
-    LMR_COLUMNS = 64
-    INF = 32000
-    WIN_THRESHOLD = 29000
+from pbrain.rootthreats cimport CHECK_EVERY, WIN
 
 @cython.final
-cdef class Searcher(RootThreats):
-    cdef readonly TranspositionTable tt
-    cdef int[::1] killers
-    cdef int[::1] history
-    cdef int[::1] tried
-    cdef int[::1] pv
-    cdef int[::1] pv_len
-    cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
-    cdef public int sorted_prefix
-    cdef public double ponder_share
-    cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
-    cdef int[::1] evals
-    cdef int[::1] skip
-    cdef int[::1] move_limits
-    cdef int[::1] excluded
-    cdef readonly int excluded_count
-    cdef int root_score
-    cdef signed char[::1] lmr
-
-    @cython.locals(d=int, m=int)
-    cpdef void set_reductions(self, double base, double divisor)
-    @cython.locals(d=int)
-    cpdef void set_move_limits(self, int base, double power)
+cdef class Searcher(AlphaBeta):
     cpdef void rebind(self, Board board)
     @cython.locals(i=long)
     cpdef void clear(self)
@@ -47,7 +14,7 @@ cdef class Searcher(RootThreats):
     cpdef void exclude_root_moves(self, list cells)
     @cython.locals(i=int, instant=int, converting=bint, ponder=bint, soft_s=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
-    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, window=int, alpha=int, beta=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double, final_verify=bint, full_hard_s=double, full_soft_ms=double)
+    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double, final_verify=bint, full_hard_s=double, full_soft_ms=double)
     cdef tuple _deepen(self, int max_depth, double soft_ms, double hard_ms, bint ponder, object on_iteration)
     @cython.locals(gen=MoveGen, me=int, n=int, i=int, j=int, move=int)
     cdef int _root_without_excluded(self)
@@ -56,17 +23,3 @@ cdef class Searcher(RootThreats):
     @cython.locals(depth=int, result=int)
     cdef tuple _replace_if_refuted(self, int move, int score, int done_depth)
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)
-    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, own_class=int, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int, tt_depth=int, skip=int, defending=bint, tt_extension=int, singular_beta=int, new_depth=int, tried=int, hist=int)
-    cdef int _pvs(self, int alpha, int beta, int depth, int ply)
-    @cython.locals(me=int, own=int, fours=int, static=int)
-    cdef int _quiesce(self, int ply, int beta)
-    @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
-    cdef void _order(self, int ply, int n, int me, int tt_move) noexcept
-    @cython.locals(hist=int, bonus=int, i=int)
-    cdef void _reward(self, int ply, int me, int move, int depth, int tried) noexcept
-    @cython.locals(h=int, decay=int)
-    cdef void _history_add(self, int slot, int bonus) noexcept
-    @cython.locals(h=int)
-    cdef int _history_plies(self, int slot) noexcept
-    @cython.locals(row=int, child=int, end=int, i=int)
-    cdef void _update_pv(self, int ply, int move) noexcept

@@ -1,101 +1,34 @@
-"""Main search: iterative-deepening negamax PVS with aspiration windows, a transposition table, killer and
-history ordering (a cut-off quiet move gains history, the quiet moves tried before it lose as much), forced-move
-and singular extensions and VCF as the quiescence at the leaves. Late moves are reduced by a log-scaled table
-(less for good history, more for bad; one ply less for a move that makes or stops an open three; moves that make
-a four are never reduced), and quiet moves (neither making nor stopping an open three or a four) are cut by a move
-count that grows with depth; non-PV nodes without an opponent threat are cut by reverse futility, futility and
-razoring, all read from the static eval kept per ply (its improvement over two plies ago loosens them). It starts
-from what the root threat analysis (rootthreats.py, the Searcher's base class) left: an instant answer, a proven
-win, or the root moves that defend.
-
-Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
-WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the node (Stockfish's value_to_tt).
+"""Main search: iterative deepening over the alpha-beta of alphabeta.py, from what the root threat analysis
+(rootthreats.py) left: an instant answer, a proven win, or the root moves that defend. Each iteration is one root
+search (aspiration windows from depth 4); the next starts only when the time left should cover it. When the
+opponent has a threat, each new best move is probed briefly, and the iterations pause early for a deep probe of the
+chosen move (params.THREAT_SEARCH_SHARE). Multi-PV (the lines already found left out), and pondering after a forced
+move, are driven from here too.
 """
 from __future__ import annotations
 
-import math
 import time
 from array import array
 
 import cython
 
 from pbrain import params
+from pbrain.alphabeta import AlphaBeta
 from pbrain.board import Board
-from pbrain.evaluation import evaluate
-from pbrain.rootthreats import RootThreats
-from pbrain.tt import TranspositionTable
 
 if not cython.compiled:
-    from pbrain.board import BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
-    from pbrain.board import P4_FLEX3, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.alphabeta import INF, MAX_PLY, WIN_THRESHOLD  # noqa: F401
+    from pbrain.board import P4_FIVE, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.rootthreats import CHECK_EVERY, WIN  # noqa: F401
-
-    MAX_PLY = 128
-    TRIED_MAX = 32
-    HISTORY_MAX = 16384
-    HISTORY_REDUCTION_DIVISOR = 8192
-    LMR_ROWS = 64
-    LMR_COLUMNS = 64
-    INF = 32000
-    WIN_THRESHOLD = 29000
-    from pbrain.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER  # noqa: F401
 
 COMPILED = cython.compiled
 PONDER_MAX_MS = 600_000.0
 """No pondering after a forced move when the hard time is this long (an untimed think: node or depth limits)."""
-assert params.WIN == 30000 and params.WIN_THRESHOLD == 29000 and params.MAX_PLY == 128
 
 
-class Searcher(RootThreats):
-    """Searches one board. Owns the transposition table and the main search's killers, history and PV; the move
-    buffers, the threat solver, the limits and the root threat analysis come from RootThreats."""
-
-    def __init__(self, board: Board, tt_bytes: int) -> None:
-        RootThreats.__init__(self, board)
-        self.tt = TranspositionTable(tt_bytes)
-        self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
-        self.excluded = array("i", [0]) * MAX_MOVES
-        self.excluded_count = 0
-        self.history = array("i", [0]) * (2 * board.ncells)
-        self.tried = array("i", [0]) * ((MAX_PLY + 1) * TRIED_MAX)
-        self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
-        self.pv_len = array("i", [0]) * (MAX_PLY + 1)
-        self.qnodes = params.VCF_QUIESCENCE_NODES
-        self.qfours = params.VCF_QUIESCENCE_FOURS
-        self.lmr_min_depth = params.LMR_MIN_DEPTH
-        self.lmr_min_move = params.LMR_MIN_MOVE
-        self.killer_bonus = params.KILLER_BONUS
-        self.max_order_bonus = params.MAX_ORDER_BONUS
-        self.aspiration = params.ASPIRATION_WINDOW
-        self.sorted_prefix = params.SORTED_PREFIX
-        self.futility_margin = params.FUTILITY_MARGIN
-        self.futility_depth = params.FUTILITY_DEPTH
-        self.razor_depth = params.RAZOR_DEPTH
-        self.razor_margin = params.RAZOR_MARGIN
-        self.singular_depth = params.SINGULAR_DEPTH
-        self.singular_margin = params.SINGULAR_MARGIN
-        self.skip = array("i", [-1]) * (MAX_PLY + 2)
-        self.root_depth = 0
-        self.evals = array("i", [0]) * (MAX_PLY + 2)
-        self.move_limits = array("i", [0]) * LMR_ROWS
-        self.set_move_limits(params.MOVE_COUNT_BASE, params.MOVE_COUNT_POWER)
-        self.ponder_share = params.PONDER_SHARE
-        self.root_score = 0
-        self.lmr = array("b", [0]) * (LMR_ROWS * LMR_COLUMNS)
-        self.set_reductions(params.LMR_BASE, params.LMR_DIVISOR)
-
-    def set_reductions(self, base: float, divisor: float) -> None:
-        """Fill the late-move reduction table: int(base + ln(depth) * ln(move number) / divisor) plies, at
-        least 1 (depths and move numbers past the table's edge use its last row and column)."""
-        for d in range(1, LMR_ROWS):
-            for m in range(1, LMR_COLUMNS):
-                self.lmr[d * LMR_COLUMNS + m] = max(1, int(base + math.log(d) * math.log(m) / divisor))
-
-    def set_move_limits(self, base: int, power: float) -> None:
-        """Fill the move-count pruning table: base + depth ** power moves at `depth` (0 turns it off)."""
-        for d in range(LMR_ROWS):
-            self.move_limits[d] = base + int(d ** power) if base > 0 else MAX_MOVES
+class Searcher(AlphaBeta):
+    """Searches one board: the iterative-deepening driver over AlphaBeta, with the root threat phases before it."""
 
     def rebind(self, board: Board) -> None:
         """Search `board` from now on (a new game or position), keeping the transposition table."""
@@ -198,23 +131,7 @@ class Searcher(RootThreats):
                 depth += 1
                 self.root_depth = depth
                 self.pv_len[0] = 0
-                if depth >= 4 and abs(best_score) < WIN_THRESHOLD:
-                    window = self.aspiration
-                    alpha = best_score - window
-                    beta = best_score + window
-                    while True:
-                        score = self._pvs(alpha, beta, depth, 0)
-                        if self.aborted:
-                            break
-                        if score <= alpha:
-                            alpha = max(-INF, alpha - 4 * window)
-                        elif score >= beta:
-                            beta = min(INF, beta + 4 * window)
-                        else:
-                            break
-                        window *= 4
-                else:
-                    score = self._pvs(-INF, INF, depth, 0)
+                score = self._search_root(depth, best_score)
                 if self.aborted:
                     if self.pv_len[0] > 0 and (not self.threatened or self.pv[0] == verified):
                         # a root move completed at this depth and beat the others so far (unverified moves under a
@@ -362,245 +279,3 @@ class Searcher(RootThreats):
             return params.ITERATION_GROWTH_DEFAULT
         return min(params.ITERATION_GROWTH_MAX, max(params.ITERATION_GROWTH_MIN, iteration_ms / last_iteration_ms))
 
-    # --- alpha-beta ---------------------------------------------------------------------------------------------
-    def _pvs(self, alpha: int, beta: int, depth: int, ply: int) -> int:
-        """Negamax PVS. Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound, otherwise exact.
-        On return pv[ply * (MAX_PLY + 1) ...] holds the line from this node (pv_len[ply] is its end)."""
-        board = self.board
-        gen = self.gen
-        self.pv_len[ply] = ply
-        if self.nodes >= self.next_check:
-            self._check_limits()
-        if self.aborted:
-            return 0
-        self.nodes += 1
-        me = board.side
-        opp = 3 - me
-        if ply > 0 or self.excluded_count == 0:  # a multi-PV root searches its listed moves whatever the threats
-            if board.p4count[16 * (me - 1) + P4_FIVE] > 0:
-                return WIN - (ply + 1)
-            opp_fives = board.p4count[16 * (opp - 1) + P4_FIVE]
-            if opp_fives >= 2:
-                return -(WIN - (ply + 2))
-            if board.move_count >= board.npoints:
-                return 0
-            if ply >= MAX_PLY - 4:
-                return evaluate(board, me)
-            if opp_fives == 1:
-                block = gen.any_five_point(opp)
-                if not gen.legal(block, me):
-                    return -(WIN - (ply + 2))
-                board.make(block)
-                score = -self._pvs(-beta, -alpha, depth, ply + 1)  # a forced reply costs no depth
-                board.unmake()
-                self._update_pv(ply, block)
-                return score
-            if gen.has_flex4(me):
-                return WIN - (ply + 3)
-            if depth <= 0:
-                return self._quiesce(ply, beta)
-
-        key = board.hash ^ (self.black_key if me == BLACK else self.white_key)  # self._key(), inline: no call per node
-        tt_move = -1
-        tt_score = 0
-        tt_bound = 0
-        tt_depth = -1
-        skip = self.skip[ply]
-        if self.tt.probe(key, ply):
-            tt_move = self.tt.move
-            tt_score = self.tt.score
-            tt_bound = self.tt.bound
-            tt_depth = self.tt.depth
-            if ply > 0 and tt_depth >= depth and skip < 0:
-                if tt_bound == BOUND_EXACT or (tt_bound == BOUND_LOWER and tt_score >= beta) or (
-                        tt_bound == BOUND_UPPER and tt_score <= alpha):
-                    if tt_move >= 0:
-                        self.pv[ply * (MAX_PLY + 1) + ply] = tt_move
-                        self.pv_len[ply] = ply + 1
-                    return tt_score
-
-        base = ply * MAX_MOVES
-        pv_node = beta - alpha > 1
-        prunable = False
-        static = evaluate(board, me)
-        self.evals[ply] = static
-        improving = ply < 2 or static > self.evals[ply - 2]
-        defending = gen.has_flex4(opp)
-        if not defending:
-            prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD
-            if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
-                    static - self.futility_margin * (depth - improving) >= beta:
-                return static
-            if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
-                return self._quiesce(ply, beta)  # razoring: only a short VCF could lift this node to alpha
-        tt_extension = 0
-        if ply > 0 and skip < 0 and depth >= self.singular_depth and tt_move >= 0 and (tt_bound & BOUND_LOWER) and \
-                tt_depth >= depth - 3 and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and ply < 2 * self.root_depth:
-            # singular extension: does any other move come near the TT move's score, searched half as deep?
-            singular_beta = tt_score - self.singular_margin * depth
-            self.skip[ply] = tt_move
-            score = self._pvs(singular_beta - 1, singular_beta, (depth - 1) // 2, ply)
-            self.skip[ply] = -1
-            if self.aborted:
-                return 0
-            if score < singular_beta:
-                tt_extension = 1
-            elif singular_beta >= beta:
-                return singular_beta  # multi-cut: another move beats beta too
-            elif tt_score >= beta:
-                tt_extension = -1
-        if ply == 0 and self.root_count > 0:
-            n = self.root_count
-            for i in range(n):
-                gen.moves[i] = self.root_moves[i]
-                gen.scores[i] = gen.order_score(self.root_moves[i], me)
-        elif defending:
-            n = gen.gen_defences(ply, me)
-            if n == 0:
-                return -(WIN - (ply + 4))
-        else:
-            n = gen.gen_all(ply, me)
-            if n == 0:
-                return 0
-        self._order(ply, n, me, tt_move)
-        move_limit = MAX_MOVES
-        if ply > 0:
-            move_limit = self.move_limits[min(depth, LMR_ROWS - 1)]
-            if not improving:
-                move_limit >>= 1
-        quiets = 0
-        tried = 0
-        hist = (me - 1) * board.ncells
-
-        best = -INF
-        best_move = gen.moves[base]
-        alpha0 = alpha
-        for i in range(n):
-            if i < self.sorted_prefix or quiets < move_limit:
-                gen.pick(ply, i, n)
-            move = gen.moves[base + i]
-            if move == skip:
-                continue
-            own_class = board.state[STATE_STRIDE * move + me] & P4_MASK  # what the move makes for the mover
-            quiet = own_class < P4_FLEX3 and (board.state[STATE_STRIDE * move + opp] & P4_MASK) < P4_FLEX3
-            if quiet and i > 0:
-                quiets += 1
-                if quiets > move_limit and best > -WIN_THRESHOLD:
-                    continue  # move-count pruning: the quiet moves left are the unlikely ones
-                if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
-                        static + self.futility_margin * depth <= alpha:
-                    continue
-            new_depth = depth - 1
-            if move == tt_move:
-                new_depth += tt_extension
-            board.make(move)
-            if i == 0:
-                score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
-            else:
-                reduction = 0
-                if depth >= self.lmr_min_depth and i >= self.lmr_min_move and own_class < P4_BLOCK4:
-                    reduction = self.lmr[min(depth, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
-                    if pv_node and reduction > 1:
-                        reduction -= 1
-                    if not quiet:
-                        reduction -= 1  # a move that makes or stops an open three: one ply less reduction
-                    reduction -= self._history_plies(hist + move)
-                    if reduction < 0:
-                        reduction = 0
-                    if reduction > depth - 2:
-                        reduction = depth - 2
-                score = -self._pvs(-alpha - 1, -alpha, new_depth - reduction, ply + 1)
-                if score > alpha and reduction > 0:
-                    score = -self._pvs(-alpha - 1, -alpha, new_depth, ply + 1)
-                if alpha < score < beta:
-                    score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
-            board.unmake()
-            if self.aborted:
-                return 0
-            if score > best:
-                best = score
-                best_move = move
-                if score > alpha:
-                    alpha = score
-                    self._update_pv(ply, move)
-                    if ply == 0:
-                        self.root_score = score
-                    if alpha >= beta:
-                        if quiet:
-                            self._reward(ply, me, move, depth, tried)
-                        break
-            if quiet and tried < TRIED_MAX:
-                self.tried[ply * TRIED_MAX + tried] = move
-                tried += 1
-        bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
-        if (ply > 0 or self.excluded_count == 0) and skip < 0:
-            self.tt.store(key, best_move, best, depth, bound, ply)
-        return best
-
-    def _quiesce(self, ply: int, beta: int) -> int:
-        """Leaf value: a VCF for the side to move if a short one exists, otherwise the static evaluation. A static
-        evaluation at or above `beta` is returned as it is: a win could only confirm the cut-off."""
-        board = self.board
-        me = board.side
-        static = evaluate(board, me)
-        if static >= beta:
-            return static
-        own = 16 * (me - 1)
-        fours = board.p4count[own + P4_BLOCK4] + board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[
-            own + P4_BLOCK4_FLEX3]
-        if fours > 0 and self.qnodes > 0:
-            if self.threats.vcf(self.qfours, self.qnodes):
-                self.nodes += self.threats.nodes
-                return WIN - (ply + self.threats.win_plies)
-            self.nodes += self.threats.nodes
-        return static
-
-    def _order(self, ply: int, n: int, me: int, tt_move: int) -> None:
-        gen = self.gen
-        base = ply * MAX_MOVES
-        hist = (me - 1) * self.board.ncells
-        k1 = self.killers[2 * ply]
-        k2 = self.killers[2 * ply + 1]
-        for i in range(n):
-            move = gen.moves[base + i]
-            if move == tt_move:
-                gen.scores[base + i] = 1 << 30
-            else:
-                bonus = self.history[hist + move] >> 3
-                if move == k1 or move == k2:
-                    bonus += self.killer_bonus
-                gen.scores[base + i] += min(bonus, self.max_order_bonus)
-
-    def _reward(self, ply: int, me: int, move: int, depth: int, tried: int) -> None:
-        """A quiet move cut off: it becomes a killer and gains history; the quiet moves tried before it lose as
-        much (history moves toward +-HISTORY_MAX by the bonus's share of the distance left)."""
-        if self.killers[2 * ply] != move:
-            self.killers[2 * ply + 1] = self.killers[2 * ply]
-            self.killers[2 * ply] = move
-        hist = (me - 1) * self.board.ncells
-        bonus = min(depth * depth * 32, HISTORY_MAX // 4)
-        self._history_add(hist + move, bonus)
-        for i in range(tried):
-            self._history_add(hist + self.tried[ply * TRIED_MAX + i], -bonus)
-
-    def _history_add(self, slot: int, bonus: int) -> None:
-        """history[slot] += bonus, less the bonus's share of the way already gone toward its sign's bound (so
-        history stays within +-HISTORY_MAX). Integer division of magnitudes: the same in both modes."""
-        h = self.history[slot]
-        decay = abs(h) * abs(bonus) // HISTORY_MAX
-        self.history[slot] = h + bonus - (decay if h >= 0 else -decay)
-
-    def _history_plies(self, slot: int) -> int:
-        """The late-move reduction's adjustment for a move's history: plies less for a good one, more for a bad
-        one (rounded toward zero)."""
-        h = self.history[slot]
-        return h // HISTORY_REDUCTION_DIVISOR if h >= 0 else -(-h // HISTORY_REDUCTION_DIVISOR)
-
-    def _update_pv(self, ply: int, move: int) -> None:
-        row = ply * (MAX_PLY + 1)
-        child = (ply + 1) * (MAX_PLY + 1)
-        self.pv[row + ply] = move
-        end = self.pv_len[ply + 1] if self.pv_len[ply + 1] > ply + 1 else ply + 1
-        for i in range(ply + 1, end):
-            self.pv[row + i] = self.pv[child + i]
-        self.pv_len[ply] = end
