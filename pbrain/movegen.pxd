@@ -30,10 +30,10 @@ cdef class MoveGen:
     cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp) noexcept
     @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)
     cpdef bint stops_open_fours(self, int cell, int side) noexcept
-    @cython.locals(d=int, off=int, j=int, c=int, delta=int)
+    @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_after(self, int side, int move) noexcept
-    @cython.locals(shift=int, word="unsigned int")
-    cdef int _class_after(self, int cell, int d, int delta, int color) noexcept
+    @cython.locals(shift=int, delta=int, word="unsigned int")
+    cdef int _class_after(self, int cell, int d, int j, int stone, int color) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_point(self, int side, int around) noexcept
     @cython.locals(i=int, c=int)

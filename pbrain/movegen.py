@@ -178,16 +178,12 @@ class MoveGen:
             left -= 1
         for d in range(4):
             off = board.dir_offset[d]
-            for j in range(1, PADDING + 1):
+            for j in range(-PADDING, PADDING + 1):
                 if left == 0:
                     return True
                 c = cell + j * off
-                if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 and \
-                        self._class_after(c, d, side << board.shift_before[j], opp) != P4_FLEX4:
-                    left -= 1
-                c = cell - j * off
-                if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 and \
-                        self._class_after(c, d, side << board.shift_after[j], opp) != P4_FLEX4:
+                if j != 0 and board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 \
+                        and self._class_after(c, d, j, side, opp) != P4_FLEX4:
                     left -= 1
         return left == 0
 
@@ -202,21 +198,19 @@ class MoveGen:
             off = board.dir_offset[d]
             for j in range(-4, 5):
                 c = move + j * off
-                if j == 0 or board.cells[c] != EMPTY:
-                    continue
-                if j > 0:
-                    delta = side << board.shift_before[j]
-                else:
-                    delta = side << board.shift_after[-j]
-                if self._class_after(c, d, delta, side) == P4_FIVE:
+                if j != 0 and board.cells[c] == EMPTY and self._class_after(c, d, j, side, side) == P4_FIVE:
                     return c
         return -1
 
-    def _class_after(self, cell: int, d: int, delta: int, color: int) -> int:
-        """The Pattern4 of `color` at the empty `cell` once its line key on direction d grows by `delta` (a stone
-        placed on that line), the other directions as they are."""
+    def _class_after(self, cell: int, d: int, j: int, stone: int, color: int) -> int:
+        """The Pattern4 of `color` at the empty `cell` once a `stone`-coloured stone stands j steps before it on
+        direction d (cell = stone's cell + j * offset; j < 0: after it), the other directions as they are."""
         board = self.board
         shift = 8 * d
+        if j > 0:
+            delta = stone << board.shift_before[j]
+        else:
+            delta = stone << board.shift_after[-j]
         word = board.state[STATE_STRIDE * cell]
         word ^= (((word >> shift) & 0xFF) ^ board._line_pattern(board.keys[4 * cell + d] + delta)) << shift
         return board._class_word(word >> (4 * (color - 1)), color - 1) & P4_MASK

@@ -25,42 +25,45 @@ def positions(rule: Rule, count: int, seed: int):
         yield board
 
 
-@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU, Rule.CARO])
-def test_stops_open_fours_agrees_with_placing_the_stone(rule: Rule) -> None:
-    tested = stopped = 0
-    for board in positions(rule, 60, 7 + int(rule)):
+def outcomes(rule: Rule, seed: int, wanted, fast, after):
+    """For every empty cell and side of the positions where wanted(board, side) holds: (fast answer, the answer
+    after(gen, cell, side) gives with the stone placed)."""
+    for board in positions(rule, 60, seed):
         gen = MoveGen(board, 1)
         for side in (BLACK, WHITE):
-            opp = 3 - side
-            if board.count(opp, Pattern4.FLEX4) == 0:
+            if not wanted(board, side):
                 continue
             for cell in board.playable:
                 if board.stone(cell) != 0:
                     continue
                 board.place(cell, side)
-                expected = not gen.has_flex4(opp)
+                expected = after(gen, cell, side)
                 board.undo()
-                assert gen.stops_open_fours(cell, side) == expected, (board.history(), cell, side)
-                tested += 1
-                stopped += expected
+                yield fast(gen, cell, side), expected, (board.history(), cell, side)
+
+
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU, Rule.CARO])
+def test_stops_open_fours_agrees_with_placing_the_stone(rule: Rule) -> None:
+    tested = stopped = 0
+    for answer, expected, where in outcomes(rule, 7 + int(rule),
+                                            lambda board, side: board.count(3 - side, Pattern4.FLEX4) > 0,
+                                            lambda gen, cell, side: gen.stops_open_fours(cell, side),
+                                            lambda gen, cell, side: not gen.has_flex4(3 - side)):
+        assert answer == expected, where
+        tested += 1
+        stopped += expected
     assert tested > 1000 and stopped > 20  # the positions do hold open threes and their defences
 
 
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU, Rule.CARO])
 def test_five_after_agrees_with_placing_the_stone(rule: Rule) -> None:
+    # five_after's contract: the side has no five point before the stone
     tested = found = 0
-    for board in positions(rule, 60, 11 + int(rule)):
-        gen = MoveGen(board, 1)
-        for side in (BLACK, WHITE):
-            if board.count(side, Pattern4.FIVE) > 0:
-                continue  # five_after's contract: no five point before the stone
-            for cell in board.playable:
-                if board.stone(cell) != 0:
-                    continue
-                board.place(cell, side)
-                expected = gen.five_point(side, cell)
-                board.undo()
-                assert gen.five_after(side, cell) == expected, (board.history(), cell, side)
-                tested += 1
-                found += expected >= 0
+    for answer, expected, where in outcomes(rule, 11 + int(rule),
+                                            lambda board, side: board.count(side, Pattern4.FIVE) == 0,
+                                            lambda gen, cell, side: gen.five_after(side, cell),
+                                            lambda gen, cell, side: gen.five_point(side, cell)):
+        assert answer == expected, where
+        tested += 1
+        found += expected >= 0
     assert tested > 1000 and found > 50
