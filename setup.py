@@ -8,8 +8,8 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-HOT_CORE = ["board", "evaluation", "movegen", "threats", "tt", "rootthreats", "alphabeta", "search", "mcts", "mcts_gomoku",
-            "connect4", "c4solver", "mcts_connect4", "dfpn"]
+HOT_CORE = ["board", "evaluation", "movegen", "threats", "tt", "rootthreats", "alphabeta", "search", "mcts",
+            "mcts_gomoku", "connect4", "c4solver", "mcts_connect4", "dfpn"]
 DIRECTIVES = {
     "language_level": 3,
     "boundscheck": False,

@@ -1,8 +1,8 @@
 """Pentad: a Gomoku / Renju brain for the Gomocup / Piskvork protocol.
 
 The hot core (board, evaluation, movegen, threats, tt, rootthreats, alphabeta, search; mcts, mcts_gomoku; connect4,
-c4solver, mcts_connect4) is plain Python in Cython's pure-Python mode: it runs as it is, and runs compiled when the package
-was built with a C compiler. Set PENTAD_INTERPRETED=1 before the first import to force the interpreted core even
+c4solver, mcts_connect4) is plain Python in Cython's pure-Python mode: it runs as it is, and runs compiled when the
+package was built with a C compiler. Set PENTAD_INTERPRETED=1 before the first import to force the interpreted core even
 where compiled modules exist (tests and benchmarks compare both).
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ import sys
 
 __version__ = "0.1.0"
 
-HOT_CORE = ("board", "evaluation", "movegen", "threats", "tt", "rootthreats", "alphabeta", "search", "mcts", "mcts_gomoku",
-            "connect4", "c4solver", "mcts_connect4", "dfpn")
+HOT_CORE = ("board", "evaluation", "movegen", "threats", "tt", "rootthreats", "alphabeta", "search", "mcts",
+            "mcts_gomoku", "connect4", "c4solver", "mcts_connect4", "dfpn")
 
 
 class _SourceOnlyFinder(importlib.abc.MetaPathFinder):
