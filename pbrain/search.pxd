@@ -18,7 +18,7 @@ cdef class Searcher(AlphaBeta):
     cdef tuple _deepen(self, int max_depth, double soft_ms, double hard_ms, bint ponder, object on_iteration)
     @cython.locals(gen=MoveGen, me=int, n=int, i=int, j=int, move=int)
     cdef int _root_without_excluded(self)
-    @cython.locals(hard_s=double, depth=int)
+    @cython.locals(hard_s=double, depth=int, root_count=int)
     cdef void _ponder_after(self, int move, int max_depth)
     @cython.locals(depth=int, result=int)
     cdef tuple _replace_if_refuted(self, int move, int score, int done_depth)

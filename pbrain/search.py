@@ -243,6 +243,7 @@ class Searcher(AlphaBeta):
         self.hard_s = hard_s * self.ponder_share
         self._check_limits()
         board.make(move)
+        root_count = self.root_count
         self.root_count = 0
         depth = 0
         while depth < max_depth and not self.aborted:
@@ -251,6 +252,7 @@ class Searcher(AlphaBeta):
             if abs(self._pvs(-INF, INF, depth, 0)) >= WIN_THRESHOLD:
                 break
         board.unmake()
+        self.root_count = root_count  # the think's own root moves again (the caller may still read them)
         self.hard_s = hard_s
         self.aborted = False
 

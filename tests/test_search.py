@@ -73,6 +73,22 @@ def test_must_defend(item: dict) -> None:
         board.undo()
 
 
+ONE_SURVIVOR = ["renju15-defend-10", "freestyle20-defend-15", "standard15-defend-18", "standard15-defend-20"]
+"""Defence positions whose defence filter leaves one root move (the opponent's VCT is proven after every other)."""
+
+
+@pytest.mark.parametrize("item", [p for p in DEFEND if p["id"] in ONE_SURVIVOR], ids=ONE_SURVIVOR)
+def test_a_timed_think_keeps_its_one_defence(item: dict) -> None:
+    # A timed think with one root move left ponders after it; the root must still be that move afterwards, for the
+    # final probe round that follows under a threat (it used to search every legal move again, and to answer with
+    # the other listed defence or worse).
+    engine = engine_of(item)
+    result = engine.think(Limits(turn_ms=300))
+    assert list(result.move) in [list(d) for d in item["defences"]], f"{result.move} loses"
+    assert engine._searcher.root_count == 1 and result.depth == 1
+
+
+
 @pytest.mark.parametrize("item", VCT, ids=[p["id"] for p in VCT])
 def test_engine_finds_vct_wins(item: dict) -> None:
     result = engine_of(item).think(Limits(max_nodes=3_000_000))
