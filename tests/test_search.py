@@ -88,7 +88,6 @@ def test_a_timed_think_keeps_its_one_defence(item: dict) -> None:
     assert engine._searcher.root_count == 1 and result.depth == 1
 
 
-
 @pytest.mark.parametrize("item", VCT, ids=[p["id"] for p in VCT])
 def test_engine_finds_vct_wins(item: dict) -> None:
     result = engine_of(item).think(Limits(max_nodes=3_000_000))
