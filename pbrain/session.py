@@ -353,8 +353,15 @@ class Session:
         return free
 
     def _fallback_point(self, legal: Set[Point]) -> Point:
-        """A legal point near the last stone (or the centre): the watchdog's move, never a good one."""
+        """The move played when the engine fails or overruns with nothing to show: a five if the side to move
+        has one, else the point that stops the opponent's five, else a legal point near the last stone (or the
+        centre)."""
         engine = self._game()
+        board = engine.board
+        for color in (board.side, opponent(board.side)):
+            fives = [p for p in legal if board.is_win_move(board.index(*p), color)]
+            if fives:
+                return min(fives)
         stones = engine.stones()
         cx, cy = (stones[-1][0], stones[-1][1]) if stones else (engine.width // 2, engine.height // 2)
         return min(legal, key=lambda p: (max(abs(p[0] - cx), abs(p[1] - cy)), p[1], p[0]))

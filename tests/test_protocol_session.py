@@ -141,6 +141,20 @@ def test_an_engine_failure_still_gives_a_legal_move() -> None:
         assert brain.reply(skip_chatter=False).startswith("MESSAGE internal error")
 
 
+@pytest.mark.parametrize("stones, expected", [
+    (["7,7,1", "0,0,2", "8,7,1", "0,2,2", "9,7,1", "0,4,2", "10,7,1", "14,14,2"], {"6,7", "11,7"}),  # its five
+    (["7,7,2", "0,0,1", "8,7,2", "0,2,1", "9,7,2", "0,14,1", "10,7,2"], {"6,7", "11,7"}),  # the block
+    (["7,7,2", "0,0,1", "8,7,2", "0,2,1", "9,7,2", "0,4,1", "11,7,2"], {"10,7"}),  # its four's fifth point
+])
+def test_an_engine_failure_still_takes_a_five_or_stops_one(stones: List[str], expected: set) -> None:
+    """The move played in place of a failed search is not the point near the last stone when a five is on:
+    the side to move takes its own, else it stops the opponent's."""
+    with SessionBrain(slow(seconds=0.05, fail=RuntimeError("boom"))) as brain:
+        started(brain, "INFO timeout_turn 1000", "BOARD", *stones, "DONE")
+        assert brain.reply(skip_chatter=False).startswith("MESSAGE internal error")
+        assert brain.reply() in expected
+
+
 def test_an_illegal_answer_is_replaced() -> None:
     with SessionBrain(slow(seconds=0.05, illegal=True)) as brain:
         started(brain, "INFO timeout_turn 1000", *MIDDLE_GAME)
