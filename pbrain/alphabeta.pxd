@@ -26,7 +26,6 @@ cdef class AlphaBeta(RootThreats):
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int sorted_prefix
     cdef public double ponder_share
-    cdef public bint fail_high_cut_only
     cdef public int fail_high_base, fail_high_per_ply
     cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
     cdef int[::1] evals

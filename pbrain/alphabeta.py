@@ -72,7 +72,6 @@ class AlphaBeta(RootThreats):
         self.futility_depth = params.FUTILITY_DEPTH
         self.razor_depth = params.RAZOR_DEPTH
         self.razor_margin = params.RAZOR_MARGIN
-        self.fail_high_cut_only = params.FAIL_HIGH_CUT_ONLY
         self.fail_high_base = params.FAIL_HIGH_BASE
         self.fail_high_per_ply = params.FAIL_HIGH_PER_PLY
         self.singular_depth = params.SINGULAR_DEPTH
@@ -195,8 +194,7 @@ class AlphaBeta(RootThreats):
                 return static
             if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
                 return self._quiesce(ply, beta)  # razoring: only a short VCF could lift this node to alpha
-            likely_fail_high = prunable and self.fail_high_per_ply > 0 and \
-                (cut_node or not self.fail_high_cut_only) and \
+            likely_fail_high = prunable and cut_node and self.fail_high_per_ply > 0 and \
                 static >= beta + self.fail_high_base + self.fail_high_per_ply * depth
         tt_extension = 0
         if ply > 0 and skip < 0 and depth >= self.singular_depth and tt_move >= 0 and (tt_bound & BOUND_LOWER) and \

@@ -39,10 +39,9 @@ RAZOR_MARGIN = 40
 RAZOR_MARGIN per ply of depth below alpha sends the node to the leaf value (a short VCF or the eval)."""
 FAIL_HIGH_BASE = -7
 FAIL_HIGH_PER_PLY = 12
-FAIL_HIGH_CUT_ONLY = True
-"""Fail-high reduction (non-PV nodes without an opponent threat, only those expected to fail high when
-FAIL_HIGH_CUT_ONLY; 0 per ply turns it off): when the static eval beats beta by FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY
-per ply of depth, every move that makes no four is searched one ply less (Rapfi's)."""
+"""Fail-high reduction (nodes expected to fail high, without an opponent threat; 0 per ply turns it off): when the
+static eval beats beta by FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY per ply of depth, every move that makes no four is
+searched one ply less (Rapfi's)."""
 SINGULAR_DEPTH = 6
 SINGULAR_MARGIN = 2
 """Singular extension (depth >= SINGULAR_DEPTH, a TT move from a lower bound at most 3 plies shallower): when no
