@@ -5,7 +5,8 @@ one ply less for a move that makes or stops an open three; moves that make a fou
 moves (neither making nor stopping an open three or a four) are cut by a move count that grows with depth; non-PV
 nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from the static eval
 kept per ply (its improvement over two plies ago loosens them); at such nodes expected to fail high whose static
-eval beats beta by a margin, every move that makes no four is searched a ply less (Rapfi's fail-high reduction).
+eval beats beta by a margin, every move that makes no four can be searched a ply less (Rapfi's fail-high
+reduction; off unless params.FAIL_HIGH_PER_PLY is set).
 The iterative-deepening driver (search.py) calls one root search per iteration.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores

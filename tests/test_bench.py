@@ -7,8 +7,8 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 484358
-SIGNATURE_MOVES = [(6, 8), (9, 8), (10, 12), (7, 8), (12, 9), (5, 9)]
+SIGNATURE_NODES = 513211
+SIGNATURE_MOVES = [(6, 6), (9, 8), (8, 11), (7, 8), (12, 9), (9, 5)]
 
 
 @pytest.mark.skipif(not pbrain.compiled(), reason="the full-depth bench takes minutes interpreted")
