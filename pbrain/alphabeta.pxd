@@ -26,7 +26,6 @@ cdef class AlphaBeta(RootThreats):
     cdef public int qnodes, qfours, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int sorted_prefix
     cdef public double ponder_share
-    cdef public int fail_high_base, fail_high_per_ply
     cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
     cdef int[::1] evals
     cdef int[::1] skip
@@ -42,8 +41,8 @@ cdef class AlphaBeta(RootThreats):
     cpdef void set_move_limits(self, int base, double power)
     @cython.locals(window=int, alpha=int, beta=int, score=int)
     cdef int _search_root(self, int depth, int previous)
-    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, own_class=int, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int, tt_depth=int, skip=int, defending=bint, likely_fail_high=bint, tt_extension=int, singular_beta=int, new_depth=int, tried=int, hist=int)
-    cdef int _pvs(self, int alpha, int beta, int depth, int ply, bint cut_node)
+    @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, own_class=int, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int, tt_depth=int, skip=int, defending=bint, tt_extension=int, singular_beta=int, new_depth=int, tried=int, hist=int)
+    cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(me=int, own=int, fours=int, static=int)
     cdef int _quiesce(self, int ply, int beta)
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)

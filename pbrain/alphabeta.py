@@ -4,10 +4,8 @@ the quiescence at the leaves. Late moves are reduced by a log-scaled table (less
 one ply less for a move that makes or stops an open three; moves that make a four are never reduced), and quiet
 moves (neither making nor stopping an open three or a four) are cut by a move count that grows with depth; non-PV
 nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from the static eval
-kept per ply (its improvement over two plies ago loosens them); at such nodes expected to fail high whose static
-eval beats beta by a margin, every move that makes no four can be searched a ply less (Rapfi's fail-high
-reduction; off unless params.FAIL_HIGH_PER_PLY is set).
-The iterative-deepening driver (search.py) calls one root search per iteration.
+kept per ply (its improvement over two plies ago loosens them). The iterative-deepening driver (search.py) calls
+one root search per iteration.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
 WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the node (Stockfish's value_to_tt).
@@ -73,8 +71,6 @@ class AlphaBeta(RootThreats):
         self.futility_depth = params.FUTILITY_DEPTH
         self.razor_depth = params.RAZOR_DEPTH
         self.razor_margin = params.RAZOR_MARGIN
-        self.fail_high_base = params.FAIL_HIGH_BASE
-        self.fail_high_per_ply = params.FAIL_HIGH_PER_PLY
         self.singular_depth = params.SINGULAR_DEPTH
         self.singular_margin = params.SINGULAR_MARGIN
         self.skip = array("i", [-1]) * (MAX_PLY + 2)
@@ -109,7 +105,7 @@ class AlphaBeta(RootThreats):
             alpha = previous - window
             beta = previous + window
             while True:
-                score = self._pvs(alpha, beta, depth, 0, False)
+                score = self._pvs(alpha, beta, depth, 0)
                 if self.aborted:
                     return score
                 if score <= alpha:
@@ -119,14 +115,12 @@ class AlphaBeta(RootThreats):
                 else:
                     return score
                 window *= 4
-        return self._pvs(-INF, INF, depth, 0, False)
+        return self._pvs(-INF, INF, depth, 0)
 
     @cython.final
-    def _pvs(self, alpha: int, beta: int, depth: int, ply: int, cut_node: bool) -> int:
+    def _pvs(self, alpha: int, beta: int, depth: int, ply: int) -> int:
         """Negamax PVS. Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound, otherwise exact.
-        `cut_node`: a zero-window node expected to fail high (Stockfish's cutNode: a reduced search's child is one,
-        a full-depth zero-window child is the opposite of its parent, PV nodes are none). On return
-        pv[ply * (MAX_PLY + 1) ...] holds the line from this node (pv_len[ply] is its end)."""
+        On return pv[ply * (MAX_PLY + 1) ...] holds the line from this node (pv_len[ply] is its end)."""
         board = self.board
         gen = self.gen
         self.pv_len[ply] = ply
@@ -152,7 +146,7 @@ class AlphaBeta(RootThreats):
                 if not gen.legal(block, me):
                     return -(WIN - (ply + 2))
                 board.make(block)
-                score = -self._pvs(-beta, -alpha, depth, ply + 1, beta - alpha == 1 and not cut_node)  # costs no depth
+                score = -self._pvs(-beta, -alpha, depth, ply + 1)  # a forced reply costs no depth
                 board.unmake()
                 self._update_pv(ply, block)
                 return score
@@ -183,7 +177,6 @@ class AlphaBeta(RootThreats):
         base = ply * MAX_MOVES
         pv_node = beta - alpha > 1
         prunable = False
-        likely_fail_high = False
         static = evaluate(board, me)
         self.evals[ply] = static
         improving = ply < 2 or static > self.evals[ply - 2]
@@ -195,15 +188,13 @@ class AlphaBeta(RootThreats):
                 return static
             if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
                 return self._quiesce(ply, beta)  # razoring: only a short VCF could lift this node to alpha
-            likely_fail_high = prunable and cut_node and self.fail_high_per_ply > 0 and \
-                static >= beta + self.fail_high_base + self.fail_high_per_ply * depth
         tt_extension = 0
         if ply > 0 and skip < 0 and depth >= self.singular_depth and tt_move >= 0 and (tt_bound & BOUND_LOWER) and \
                 tt_depth >= depth - 3 and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and ply < 2 * self.root_depth:
             # singular extension: does any other move come near the TT move's score, searched half as deep?
             singular_beta = tt_score - self.singular_margin * depth
             self.skip[ply] = tt_move
-            score = self._pvs(singular_beta - 1, singular_beta, (depth - 1) // 2, ply, cut_node)
+            score = self._pvs(singular_beta - 1, singular_beta, (depth - 1) // 2, ply)
             self.skip[ply] = -1
             if self.aborted:
                 return 0
@@ -257,11 +248,9 @@ class AlphaBeta(RootThreats):
             new_depth = depth - 1
             if move == tt_move:
                 new_depth += tt_extension
-            if likely_fail_high and own_class < P4_BLOCK4:
-                new_depth -= 1
             board.make(move)
             if i == 0:
-                score = -self._pvs(-beta, -alpha, new_depth, ply + 1, not pv_node and not cut_node)
+                score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
             else:
                 reduction = 0
                 if depth >= self.lmr_min_depth and i >= self.lmr_min_move and own_class < P4_BLOCK4:
@@ -275,11 +264,11 @@ class AlphaBeta(RootThreats):
                         reduction = 0
                     if reduction > depth - 2:
                         reduction = depth - 2
-                score = -self._pvs(-alpha - 1, -alpha, new_depth - reduction, ply + 1, reduction > 0 or not cut_node)
+                score = -self._pvs(-alpha - 1, -alpha, new_depth - reduction, ply + 1)
                 if score > alpha and reduction > 0:
-                    score = -self._pvs(-alpha - 1, -alpha, new_depth, ply + 1, not cut_node)
+                    score = -self._pvs(-alpha - 1, -alpha, new_depth, ply + 1)
                 if alpha < score < beta:
-                    score = -self._pvs(-beta, -alpha, new_depth, ply + 1, False)
+                    score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
             board.unmake()
             if self.aborted:
                 return 0

@@ -37,12 +37,6 @@ RAZOR_DEPTH = 2
 RAZOR_MARGIN = 40
 """Razoring (non-PV nodes without an opponent threat): at depth <= RAZOR_DEPTH, a static eval more than
 RAZOR_MARGIN per ply of depth below alpha sends the node to the leaf value (a short VCF or the eval)."""
-FAIL_HIGH_BASE = -7
-FAIL_HIGH_PER_PLY = 0
-"""Fail-high reduction (nodes expected to fail high, without an opponent threat; 0 per ply turns it off): when the
-static eval beats beta by FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY per ply of depth, every move that makes no four is
-searched one ply less (Rapfi's). Off: at 12 a ply it scored 18.3 % against PentaZen over 300 games at 0.3 s, the
-build without it 20.5 % (README, Strength)."""
 SINGULAR_DEPTH = 6
 SINGULAR_MARGIN = 2
 """Singular extension (depth >= SINGULAR_DEPTH, a TT move from a lower bound at most 3 plies shallower): when no

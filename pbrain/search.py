@@ -249,7 +249,7 @@ class Searcher(AlphaBeta):
         while depth < max_depth and not self.aborted:
             depth += 1
             self.root_depth = depth
-            if abs(self._pvs(-INF, INF, depth, 0, False)) >= WIN_THRESHOLD:
+            if abs(self._pvs(-INF, INF, depth, 0)) >= WIN_THRESHOLD:
                 break
         board.unmake()
         self.root_count = root_count  # the think's own root moves again (the caller may still read them)
@@ -268,7 +268,7 @@ class Searcher(AlphaBeta):
         while depth < done_depth and not self.aborted:
             depth += 1
             self.root_depth = depth
-            result = self._pvs(-INF, INF, depth, 0, False)
+            result = self._pvs(-INF, INF, depth, 0)
             if self.pv_len[0] > 0:
                 move = self.pv[0]
                 score = self.root_score if self.aborted else result
