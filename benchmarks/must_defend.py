@@ -54,10 +54,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             move = list(result.move)
             verdict = judge.evaluate(position["size"], position["rule"], position["moves"] + [move])
             holds = verdict is None or not verdict.startswith("+M")
-            counts = "no_hold" not in position
-            counted += counts
-            held += holds and counts
-            print(f"{k:2d} {('held' if holds else 'LOST') if counts else 'none':4s} move {move[0]},{move[1]} (holding "
+            must_defend = "no_hold" not in position
+            counted += must_defend
+            held += holds and must_defend
+            outcome = ("held" if holds else "LOST") if must_defend else "none"
+            print(f"{k:2d} {outcome:4s} move {move[0]},{move[1]} (holding "
                   f"{position['holding'][0]},{position['holding'][1]}, losing {position['losing'][0]},"
                   f"{position['losing'][1]}) judge {verdict} | depth {result.depth} eval {result.score} "
                   f"{result.reason} {spent:.2f} s", flush=True)

@@ -1,6 +1,8 @@
-"""Must-defend positions from real games: Pentad (4948cb9) lost each of them with one move, though a move that
-holds existed (Rapfi, at 2 s, found no forced win against its `holding` move and a forced win after `losing`).
-The engine must not play a move that its own threat search proves losing: the data check below proves it."""
+"""Must-defend positions from real games: Pentad (4948cb9, and a3047a5 for the positions with a `from`) lost each of
+them with one move, though a move that holds existed (Rapfi, at 5 s, found no forced win against its `holding` move
+and a forced win after `losing`; in those marked `no_hold` it later found `holding` lost too). The engine must not
+play a move that its own threat search proves losing: the data check below proves it; positions whose losing move
+our solver does not prove (`unproven`) are the benchmark's."""
 from __future__ import annotations
 
 import time
