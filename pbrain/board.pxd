@@ -78,6 +78,7 @@ cdef class Board:
     cdef unsigned short[::1] code_table
     cdef unsigned char[::1] code_class
     cdef int[::1] cell_value
+    cdef int[::1] threat_value
     cdef unsigned long long[::1] zobrist
     cdef int[::1] dir_offset
     cdef int[::1] shift_after

@@ -90,6 +90,7 @@ class Board:
         self.code_class = patterns.code_classes(rule_enum)
         self.cell_value = array("i", patterns.cell_values(rule_enum))
         self.tempo = eval_weights.tempo(rule_enum.name.lower())
+        self.threat_value = array("i", eval_weights.threat_values(rule_enum.name.lower()))
         self.dir_offset = array("i", [dy * self.stride + dx for dx, dy in DIRECTIONS])
         # shift_after[j]: bits, in the key of cell n, of the cell j steps after n; shift_before: j steps before.
         self.shift_after = array("i", [0] + [patterns.neighbour_shift(j) for j in range(1, PADDING + 1)])

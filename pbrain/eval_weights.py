@@ -2,8 +2,9 @@
 
 Per rule: a weight for each line pattern
 (patterns.Pattern order) and each threat class (patterns.Pattern4 order), for the side to move ("mover") and for
-the side that waits ("waiter"), the side to move's bonus ("tempo"), and optionally per-code corrections ("code":
-per role, (pattern code, correction) pairs; a pattern code indexes patterns.PATTERN_COMBOS). Rules without weights of their own use
+the side that waits ("waiter"), the side to move's bonus ("tempo"), optionally per-code corrections ("code":
+per role, (pattern code, correction) pairs; a pattern code indexes patterns.PATTERN_COMBOS) and a value for each
+combination of the two sides' threats ("threat": (evaluation.threat_index, value) pairs, added once a position). Rules without weights of their own use
 freestyle's. Weights are in 1/2**SHIFT of the search's score units (the evaluation shifts the sum), so that small
 shapes, each worth a fraction of a unit, still count.
 """
@@ -13,6 +14,9 @@ from typing import Dict
 
 SHIFT = 4
 """The evaluation is (sum of weights) >> SHIFT: weights are in sixteenths of a score unit."""
+THREAT_BITS = 9
+"""The threat table ("threat": (index, value) pairs, the rest 0) has 2**THREAT_BITS entries, indexed by
+evaluation.threat_index."""
 
 WEIGHTS: Dict[str, dict] = {
     "freestyle": {
@@ -25,7 +29,12 @@ WEIGHTS: Dict[str, dict] = {
             "waiter": (0, 0, 32, 32, 96, 144, 288, 480, 480, 368, 544, 832, 1280, 4800),
         },
         "tempo": 640,
-        "source": "the class-count evaluation's values x16 (no fit of the line weights kept yet: tuning/README.md)",
+        "source": "tuning.fit on 2026-11-24: 4446 positions from 1112 games, K 2307.5",
+        "threat": (
+            (0, -513), (19, 1668), (32, -222), (33, 69), (34, 452), (35, 2886), (48, -366), (49, 90), (50, 439),
+            (51, 1242), (99, 5266), (115, 1609), (179, -1640), (274, 412), (275, 427), (305, -956), (306, -2440),
+            (307, -793), (310, -5675), (311, -55), (371, -136),
+        ),
     },
 }
 
@@ -38,3 +47,11 @@ def for_rule(rule: str) -> dict:
 def tempo(rule: str) -> int:
     """The side to move's bonus under `rule`."""
     return int(for_rule(rule).get("tempo", 0))
+
+
+def threat_values(rule: str) -> list:
+    """The threat table of `rule`: 2**THREAT_BITS values (0 where it has none)."""
+    out = [0] * (1 << THREAT_BITS)
+    for index, value in for_rule(rule).get("threat", ()):
+        out[index] = int(value)
+    return out

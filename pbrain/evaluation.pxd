@@ -1,5 +1,8 @@
 # C view of pbrain/evaluation.py
 cimport cython
-from pbrain.board cimport Board, EVAL_SHIFT, EVAL_SUMS
+from pbrain.board cimport (Board, EVAL_SHIFT, EVAL_SUMS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FLEX3,
+                           P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4)
 
+@cython.locals(me=int, opp=int)
+cpdef int threat_index(Board board, int side) noexcept
 cpdef int evaluate(Board board, int side) noexcept

@@ -12,7 +12,7 @@ import pytest
 
 from pbrain import eval_weights, patterns
 from pbrain.board import Board
-from pbrain.evaluation import evaluate
+from pbrain.evaluation import evaluate, threat_index
 from pbrain.rules import Rule
 from tuning import fit, games, label, positions
 
@@ -43,6 +43,7 @@ def test_features_times_weights_is_the_evaluation(rule: Rule) -> None:
         for board, _ in positions.game_positions(random_game(rule, seed)):
             codes = positions.code_counts(board)
             total = positions.features(board, matrix, codes) @ vector + codes @ corrections
+            total += eval_weights.threat_values(name)[threat_index(board, board.side)]
             assert int(total) >> eval_weights.SHIFT == evaluate(board, board.side)
             checked += 1
     assert checked > 30
@@ -64,6 +65,27 @@ def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatc
         board.play(x, y)
         assert int(positions.features(board, matrix) @ vector) >> eval_weights.SHIFT == evaluate(board, board.side)
     assert board.snapshot() == board.recomputed()
+
+
+def test_the_threat_table_adds_its_entry_for_the_threats_on_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """eval = features . weights + threat table[threat_index]; the index's bits follow the two sides' threats."""
+    table = tuple((index, 16 * (index % 7) - 40) for index in range(1 << eval_weights.THREAT_BITS))
+    monkeypatch.setitem(eval_weights.WEIGHTS, "standard", dict(eval_weights.for_rule("freestyle"), threat=table))
+    matrix = positions.code_matrix(Rule.STANDARD)
+    vector = fit.weight_vector(eval_weights.for_rule("standard"))
+    board = Board(15, 15, int(Rule.STANDARD))
+    seen = set()
+    for x, y in random_game(Rule.STANDARD, 4, plies=60)["moves"]:
+        board.play(x, y)
+        index = threat_index(board, board.side)
+        seen.add(index)
+        assert int(positions.features(board, matrix) @ vector) + dict(table)[index] >> eval_weights.SHIFT == \
+            evaluate(board, board.side)
+        me, opp = board.side, 3 - board.side
+        assert bool(index & 0b10) == (board.count(me, patterns.Pattern4.FLEX3)
+                                      + board.count(me, patterns.Pattern4.FLEX3_PLUS) > 0)
+        assert bool(index & 0b100000000) == (board.count(opp, patterns.Pattern4.FLEX4) > 0)
+    assert len(seen) > 5
 
 
 def test_code_matrix_counts_four_lines_and_one_class() -> None:
@@ -103,6 +125,26 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
         start = r * fit.HALF + len(patterns.Pattern)
         assert np.all(held[start + patterns.Pattern4.FLEX3:start + len(patterns.Pattern4)] == 7.0)
         assert np.any(held[start + patterns.Pattern4.FLEX2:start + patterns.Pattern4.FLEX3] != 7.0)
+
+
+def test_the_threat_fit_recovers_the_values_that_made_the_labels() -> None:
+    records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(12)]
+    data = dict(positions.extract(records))
+    prior = fit.weight_vector(eval_weights.for_rule("freestyle"))
+    used, counts = np.unique(data["threat"], return_counts=True)
+    truth = {int(i): 60.0 * ((int(i) * 37) % 11 - 5) for i in used}
+    scale = 400.0
+    z = data["x"] @ prior + np.array([truth[int(i)] for i in data["threat"]])
+    data["y"] = 1 / (1 + np.exp(-z / scale))  # soft labels, no noise
+    data["rule"] = np.array(["freestyle"] * len(z))
+    _, _, report, table = fit.fit_rule(data, data["rule"] == "freestyle", "freestyle", 1e-9, threats=1,
+                                       hold_weights=True)
+    common = [int(i) for i, n in zip(used, counts) if n >= 20]
+    assert len(common) >= 3
+    fitted = dict(table)
+    # K is fitted on the weights alone, so the table comes out in its units: compare the shape, not the values.
+    assert np.corrcoef([fitted.get(i, 0) for i in common], [truth[i] for i in common])[0, 1] > 0.95
+    assert report["validation_loss_threats"][1] < report["validation_loss_threats"][0]
 
 
 def test_weights_file_round_trips() -> None:
@@ -220,6 +262,7 @@ def test_code_corrections_enter_the_evaluation(monkeypatch: pytest.MonkeyPatch) 
         board.play(x, y)
         codes = positions.code_counts(board)
         total = positions.features(board, matrix, codes) @ vector + codes @ corrections
+        total += eval_weights.threat_values("standard")[threat_index(board, board.side)]
         assert int(total) >> eval_weights.SHIFT == evaluate(board, board.side)
     text = fit.render(dict(eval_weights.WEIGHTS, standard=made_up))
     namespace: dict = {}

@@ -16,6 +16,12 @@ a double-three threat, a three next to a blocked two).
     python -m tuning.fit positions.npz                  # fit every rule in the file, write pbrain/eval_weights.py
     python -m tuning.fit positions.npz --dry-run        # print, write nothing
     python -m tuning.fit positions.npz --codes 200      # and per-code corrections
+
+With --threats N, a last step fits the threat table (a value for each evaluation.threat_index, that is each
+combination of the two sides' threats, that N or more training positions have; the rest stay 0) on top of the
+weights and corrections, a ridge toward 0; --hold-weights fits it alone, on the current weights.
+
+    python -m tuning.fit positions.npz --hold-weights --threats 50
 """
 from __future__ import annotations
 
@@ -194,33 +200,55 @@ def render(weights: Dict[str, dict]) -> str:
 
 
 def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndarray, rule: str, ridge: float,
-             codes: int = 0, hold_from: Optional[int] = None) -> Tuple[np.ndarray, dict, dict]:
-    """Fit one rule's weights on the positions `mask`, and with `codes` > 0 the corrections of the codes that many
-    training positions have; returns (vector, "code" entry or {}, report)."""
+             codes: int = 0, hold_from: Optional[int] = None, threats: int = 0,
+             hold_weights: bool = False) -> Tuple[np.ndarray, dict, dict, tuple]:
+    """Fit one rule's weights on the positions `mask` (or keep them: `hold_weights`), with `codes` > 0 the
+    corrections of the codes that many training positions have, and with `threats` > 0 the threat table's values
+    that many training positions have; returns (vector, "code" entry or {}, report, "threat" entry or ())."""
     x, y, games = data["x"][mask], data["y"][mask], data["game"][mask]
     prior = weight_vector(eval_weights.for_rule(rule))
     train, valid = split_by_game(games)
     scale = fit_scale(x[train], y[train], prior)
-    w = fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from)
+    w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from)
     report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
               "train_loss": (log_loss(x[train], y[train], prior, scale), log_loss(x[train], y[train], w, scale))}
     if valid.any():
         report["validation_loss"] = (log_loss(x[valid], y[valid], prior, scale),
                                      log_loss(x[valid], y[valid], w, scale))
-    if codes <= 0:
-        return w, {}, report
-    rows = np.flatnonzero(mask)
-    train_rows, valid_rows = np.zeros(len(data["y"]), bool), np.zeros(len(data["y"]), bool)
-    train_rows[rows[train]] = True
-    valid_rows[rows[valid]] = True
-    columns = common_codes(data, train_rows, codes)
-    c = fit_corrections(code_matrix_of(data, train_rows, columns), x[train] @ w, y[train], scale, ridge)
-    report["codes"] = int(len(columns))
-    if valid.any():
-        z_valid = code_matrix_of(data, valid_rows, columns)
-        z = x[valid] @ w / scale + z_valid @ c / scale
-        report["validation_loss_codes"] = float(np.mean(np.logaddexp(0.0, z) - y[valid] * z))
-    return w, corrections_of(columns, c), report
+    base_train, base_valid = x[train] @ w, x[valid] @ w
+    corrections: dict = {}
+    if codes > 0:
+        rows = np.flatnonzero(mask)
+        train_rows, valid_rows = np.zeros(len(data["y"]), bool), np.zeros(len(data["y"]), bool)
+        train_rows[rows[train]] = True
+        valid_rows[rows[valid]] = True
+        columns = common_codes(data, train_rows, codes)
+        c = fit_corrections(code_matrix_of(data, train_rows, columns), base_train, y[train], scale, ridge)
+        report["codes"] = int(len(columns))
+        corrections = corrections_of(columns, c)
+        base_train = base_train + code_matrix_of(data, train_rows, columns) @ c
+        base_valid = base_valid + code_matrix_of(data, valid_rows, columns) @ c
+        if valid.any():
+            report["validation_loss_codes"] = _loss(base_valid, y[valid], scale)
+    table: tuple = ()
+    if threats > 0:
+        index = data["threat"][mask]
+        used, counts = np.unique(index[train], return_counts=True)
+        used = used[counts >= threats]
+        onehot = (index[:, None] == used[None, :]).astype(float)
+        t = fit_corrections(onehot[train], base_train, y[train], scale, ridge)
+        report["threat_entries"] = int(len(used))
+        table = tuple((int(i), int(round(v))) for i, v in zip(used, t) if round(v) != 0)
+        if valid.any():
+            report["validation_loss_threats"] = (_loss(base_valid, y[valid], scale),
+                                                 _loss(base_valid + onehot[valid] @ t, y[valid], scale))
+    return w, corrections, report, table
+
+
+def _loss(z: np.ndarray, y: np.ndarray, scale: float) -> float:
+    """Mean cross-entropy of `y` against sigmoid(z / scale)."""
+    z = z / scale
+    return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -233,6 +261,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="also fit corrections of the codes that this many training positions have (0: none)")
     parser.add_argument("--hold-classes", choices=[k.name for k in Pattern4], default=None,
                         help="keep the threat classes from this one up at their current values")
+    parser.add_argument("--threats", type=int, default=0,
+                        help="also fit the threat table's entries that this many training positions have (0: none)")
+    parser.add_argument("--hold-weights", action="store_true",
+                        help="keep the line and class weights (fit only the codes and threats asked for)")
     parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     args = parser.parse_args(argv)
     data = np.load(args.positions)
@@ -243,13 +275,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"{rule}: {mask.sum()} positions, fewer than {args.min_positions}: left alone", file=sys.stderr)
             continue
         hold = None if args.hold_classes is None else int(Pattern4[args.hold_classes])
-        w, corrections, report = fit_rule(data, mask, rule, args.ridge, args.codes, hold)
+        w, corrections, report, table = fit_rule(data, mask, rule, args.ridge, args.codes, hold, args.threats,
+                                                 args.hold_weights)
         print(f"{rule}: {report}", file=sys.stderr)
         source = (f"tuning.fit on {time.strftime('%Y-%m-%d')}: {report['positions']} positions from "
                   f"{report['games']} games, K {report['scale']}")
         weights[rule] = weights_of(w, source)
         if corrections:
             weights[rule]["code"] = corrections
+        table = table or eval_weights.for_rule(rule).get("threat", ())  # not refitted: kept
+        if table:
+            weights[rule]["threat"] = table
+            for index, value in table:
+                print(f"  threat {index:3d} {index:09b} {value:8d}", file=sys.stderr)
         for name, old, new in zip(FEATURES, weight_vector(eval_weights.for_rule(rule)), w):
             print(f"  {name:24} {old:7.0f} -> {new:8.1f}", file=sys.stderr)
     if not args.dry_run:

@@ -26,6 +26,7 @@ import numpy as np
 
 from pbrain import patterns
 from pbrain.board import Board
+from pbrain.evaluation import threat_index
 from pbrain.patterns import Pattern, Pattern4
 from pbrain.rules import Rule
 
@@ -143,9 +144,11 @@ def record_positions(record: dict, eval_scale: float, result_weight: float,
 
 def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: float = 0.0,
             mate: Optional[float] = 1.0) -> Dict[str, np.ndarray]:
-    """Features, labels, rule names and game numbers (record numbers) of every kept position of every record, and
-    its code counts as a sparse matrix (rows "code_row", columns "code_col", values "code_count")."""
+    """Features, labels, rule names and game numbers (record numbers) of every kept position of every record, its
+    threat table index ("threat", evaluation.threat_index) and its code counts as a sparse matrix (rows "code_row",
+    columns "code_col", values "code_count")."""
     rows: List[np.ndarray] = []
+    threats: List[int] = []
     labels: List[float] = []
     rules: List[str] = []
     games: List[int] = []
@@ -163,11 +166,12 @@ def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: f
             sparse.append((np.full(len(columns), len(rows)), columns, codes[columns]))
             rows.append(features(board, matrices[rule], codes))
             labels.append(label)
+            threats.append(threat_index(board, board.side))
             rules.append(rule)
             games.append(number)
     row, col, count = (np.concatenate([part[i] for part in sparse]) if sparse else np.zeros(0) for i in range(3))
     return {"x": np.array(rows).reshape(-1, len(FEATURES)), "y": np.array(labels), "rule": np.array(rules),
-            "game": np.array(games, dtype=np.int64), "code_row": row.astype(np.int32),
+            "game": np.array(games, dtype=np.int64), "threat": np.array(threats, dtype=np.int32), "code_row": row.astype(np.int32),
             "code_col": col.astype(np.int32), "code_count": count.astype(np.int16)}
 
 
