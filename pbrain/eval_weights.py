@@ -29,7 +29,7 @@ WEIGHTS: Dict[str, dict] = {
             "waiter": (0, 0, 32, 32, 96, 144, 288, 480, 480, 368, 544, 832, 1280, 4800),
         },
         "tempo": 640,
-        "source": "tuning.fit on 2026-11-24: 4446 positions from 1112 games, K 2307.5",
+        "source": "line / class weights: the class-count evaluation's values x16; threat table: tuning.fit --hold-weights --threats 30 on 2026-11-24, 4446 positions from 1112 games, K 2307.5",
         "threat": (
             (0, -513), (19, 1668), (32, -222), (33, 69), (34, 452), (35, 2886), (48, -366), (49, 90), (50, 439),
             (51, 1242), (99, 5266), (115, 1609), (179, -1640), (274, 412), (275, 427), (305, -956), (306, -2440),
