@@ -197,7 +197,10 @@ def test_game_cli_table_summary_and_png(capsys: pytest.CaptureFixture, tmp_path:
     assert rows[8]["mark"] == MISSED_WIN and rows[8]["best"] == "l8"  # the five was there
     assert rows[8]["best eval"] == "B wins in 1"
     assert rows[7]["mark"] == BLUNDER  # white left the four open
-    assert [row["number"] for row in rows if row["mark"]] == [8, 9]
+    # Only 8 and 9 are decisive. Black's closed four 7. k8 (no follow-up, it spends a threat) may be called a
+    # mistake at this shallow depth, depending on the evaluation; nothing before it is marked.
+    assert [row["number"] for row in rows if row["mark"] in (BLUNDER, MISSED_WIN)] == [8, 9]
+    assert [row["number"] for row in rows[:6] if row["mark"]] == []
     assert "Unfinished after 10 moves." in out
     assert "Turning point: move 9, black a1 (missed win)" in out
     data = picture.read_bytes()
