@@ -7,8 +7,8 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 487846
-SIGNATURE_MOVES = [(7, 5), (9, 8), (11, 8), (5, 8), (12, 9), (5, 9)]
+SIGNATURE_NODES = 490222
+SIGNATURE_MOVES = [(5, 7), (9, 8), (10, 12), (7, 8), (12, 9), (9, 5)]
 
 
 @pytest.mark.skipif(not pbrain.compiled(), reason="the full-depth bench takes minutes interpreted")
