@@ -1,12 +1,12 @@
 """The evaluation's weights: data written by `tuning/fit.py`, read by patterns.cell_values. Edit by refitting.
 
-Per rule: a weight for each line pattern
-(patterns.Pattern order) and each threat class (patterns.Pattern4 order), for the side to move ("mover") and for
-the side that waits ("waiter"), the side to move's bonus ("tempo"), optionally per-code corrections ("code":
-per role, (pattern code, correction) pairs; a pattern code indexes patterns.PATTERN_COMBOS) and a value for each
-combination of the two sides' threats ("threat": (evaluation.threat_index, value) pairs, added once a position). Rules without weights of their own use
-freestyle's. Weights are in 1/2**SHIFT of the search's score units (the evaluation shifts the sum), so that small
-shapes, each worth a fraction of a unit, still count.
+Per rule: a weight for each line pattern (patterns.Pattern order) and each threat class (patterns.Pattern4 order),
+for the side to move ("mover") and for the side that waits ("waiter"), the side to move's bonus ("tempo"),
+optionally per-code corrections ("code": per role, (pattern code, correction) pairs; a pattern code indexes
+patterns.PATTERN_COMBOS) and a value for each combination of the two sides' threats ("threat":
+(evaluation.threat_index, value) pairs, added once a position). Rules without weights of their own use freestyle's.
+Weights are in 1/2**SHIFT of the search's score units (the evaluation shifts the sum), so that small shapes, each
+worth a fraction of a unit, still count.
 """
 from __future__ import annotations
 
