@@ -147,6 +147,24 @@ def test_the_threat_fit_recovers_the_values_that_made_the_labels() -> None:
     assert report["validation_loss_threats"][1] < report["validation_loss_threats"][0]
 
 
+def test_a_kept_threat_table_counts_in_the_weight_fit() -> None:
+    """Labels made by the shipped evaluation itself (its weights plus its threat table): a fit of the weights that
+    keeps the table (threats=0) has nothing to correct."""
+    records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(12)]
+    data = dict(positions.extract(records))
+    prior = fit.weight_vector(eval_weights.for_rule("freestyle"))
+    table = np.array(eval_weights.threat_values("freestyle"), dtype=float)
+    assert np.any(table[data["threat"]] != 0), "data: the table has entries for these positions"
+    scale = 400.0
+    data["y"] = 1 / (1 + np.exp(-(data["x"] @ prior + table[data["threat"]]) / scale))
+    data["rule"] = np.array(["freestyle"] * len(data["y"]))
+    w, _, report, kept = fit.fit_rule(data, data["rule"] == "freestyle", "freestyle", 1e-3)
+    assert report["scale"] == pytest.approx(scale, rel=0.02)
+    assert report["train_loss"][1] <= report["train_loss"][0] + 1e-9
+    assert np.max(np.abs(w - prior)) < 2.0, "the weights stay where they were"
+    assert kept == (), "the table is not refitted"
+
+
 def test_weights_file_round_trips() -> None:
     text = fit.render(eval_weights.WEIGHTS)
     namespace: dict = {}
@@ -198,6 +216,13 @@ def test_sampled_positions_are_quiet_and_after_the_opening() -> None:
         for x, y in record["moves"][:ply]:
             board.play(x, y)
         assert positions.quiet(board)
+
+
+def test_max_ply_keeps_the_sample_in_the_opening_and_middle_game() -> None:
+    record = random_game(Rule.FREESTYLE, 4, plies=50)
+    plies = label.sample_positions(record, 50, random.Random(2), max_ply=20)
+    assert plies and max(plies) <= 20 and plies[0] >= len(record["opening"])
+    assert max(label.sample_positions(record, 50, random.Random(2))) > 20, "data: the game has later quiet positions"
 
 
 def test_scores_are_read_from_message_lines() -> None:

@@ -77,20 +77,21 @@ def fixed_columns(hold_from: Optional[int] = None) -> np.ndarray:
     return fixed
 
 
-def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, scale: float) -> float:
-    """Mean cross-entropy of the results `y` against sigmoid(x . w / scale)."""
-    z = x @ w / scale
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, scale: float, offset: "np.ndarray | float" = 0.0) -> float:
+    """Mean cross-entropy of the results `y` against sigmoid((x . w + offset) / scale)."""
+    z = (x @ w + offset) / scale
     return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
 
-def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
-    """The K that makes sigmoid(eval / K) fit the results best with the weights `w` (golden-section on log K)."""
+def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray, offset: "np.ndarray | float" = 0.0) -> float:
+    """The K that makes sigmoid(eval / K) fit the results best with the weights `w` and the fixed `offset` of each
+    position (golden-section on log K)."""
     lo, hi = np.log(5.0), np.log(1e6)
     ratio = (np.sqrt(5.0) - 1) / 2
     for _ in range(60):
         a = hi - ratio * (hi - lo)
         b = lo + ratio * (hi - lo)
-        if log_loss(x, y, w, np.exp(a)) < log_loss(x, y, w, np.exp(b)):
+        if log_loss(x, y, w, np.exp(a), offset) < log_loss(x, y, w, np.exp(b), offset):
             hi = b
         else:
             lo = a
@@ -115,13 +116,14 @@ def _newton(a: np.ndarray, base: np.ndarray, y: np.ndarray, centre: np.ndarray, 
 
 
 def fit_weights(x: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, ridge: float = 1e-3,
-                iterations: int = 30, hold_from: Optional[int] = None) -> np.ndarray:
-    """Newton's method on the penalised log loss, over the columns that vary in `x` and are not fixed_columns();
-    the others keep `prior`. Returns the fitted weights (floats, eval units)."""
+                iterations: int = 30, hold_from: Optional[int] = None,
+                offset: "np.ndarray | float" = 0.0) -> np.ndarray:
+    """Newton's method on the penalised log loss of sigmoid((x . w + offset) / scale), over the columns that vary
+    in `x` and are not fixed_columns(); the others keep `prior`. Returns the fitted weights (floats, eval units)."""
     free = ~fixed_columns(hold_from) & (np.std(x, axis=0) > 0)
     free[-1] = True  # tempo: a constant column, the intercept
     w = prior.astype(float).copy()
-    w[free] = _newton(x[:, free], x[:, ~free] @ prior[~free], y, prior[free], scale, ridge, iterations)
+    w[free] = _newton(x[:, free], x[:, ~free] @ prior[~free] + offset, y, prior[free], scale, ridge, iterations)
     return w
 
 
@@ -207,15 +209,21 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
     that many training positions have; returns (vector, "code" entry or {}, report, "threat" entry or ())."""
     x, y, games = data["x"][mask], data["y"][mask], data["game"][mask]
     prior = weight_vector(eval_weights.for_rule(rule))
+    # A threat table that is not refitted stays in the evaluation: its values are part of every position's score.
+    kept = np.zeros(len(y))
+    if threats == 0:
+        kept = np.array(eval_weights.threat_values(rule), dtype=float)[data["threat"][mask]]
     train, valid = split_by_game(games)
-    scale = fit_scale(x[train], y[train], prior)
-    w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from)
+    scale = fit_scale(x[train], y[train], prior, kept[train])
+    w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from,
+                                                      offset=kept[train])
     report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
-              "train_loss": (log_loss(x[train], y[train], prior, scale), log_loss(x[train], y[train], w, scale))}
+              "train_loss": (log_loss(x[train], y[train], prior, scale, kept[train]),
+                             log_loss(x[train], y[train], w, scale, kept[train]))}
     if valid.any():
-        report["validation_loss"] = (log_loss(x[valid], y[valid], prior, scale),
-                                     log_loss(x[valid], y[valid], w, scale))
-    base_train, base_valid = x[train] @ w, x[valid] @ w
+        report["validation_loss"] = (log_loss(x[valid], y[valid], prior, scale, kept[valid]),
+                                     log_loss(x[valid], y[valid], w, scale, kept[valid]))
+    base_train, base_valid = x[train] @ w + kept[train], x[valid] @ w + kept[valid]
     corrections: dict = {}
     if codes > 0:
         rows = np.flatnonzero(mask)

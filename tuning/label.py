@@ -70,12 +70,15 @@ def read_records(paths: Sequence[Path]) -> Iterator[dict]:
             yield from (json.loads(line) for line in text.splitlines() if line.strip())
 
 
-def sample_positions(record: dict, per_game: int, rng: random.Random) -> List[int]:
-    """Up to `per_game` ply counts of quiet positions after the opening (positions.quiet), drawn at random."""
+def sample_positions(record: dict, per_game: int, rng: random.Random, max_ply: int = 0) -> List[int]:
+    """Up to `per_game` ply counts of quiet positions after the opening (positions.quiet), drawn at random; with
+    `max_ply` > 0 only positions of at most that many stones."""
     rule = Rule[record["rule"].upper()]
     board = Board(record["size"], record["size"], int(rule))
     plies = []
     for ply, (x, y) in enumerate(record["moves"]):
+        if 0 < max_ply < ply:
+            break
         if ply >= len(record["opening"]) and quiet(board):
             plies.append(ply)
         board.play(x, y)
@@ -185,6 +188,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--brain", required=True, help="the analyst's command line (a Gomocup brain)")
     parser.add_argument("--turn-ms", type=int, default=100, help="the analyst's time per position")
     parser.add_argument("--per-game", type=int, default=10, help="positions sampled from each game")
+    parser.add_argument("--max-ply", type=int, default=0,
+                        help="only positions of at most this many stones (the opening and middle game; 0: all)")
     parser.add_argument("--rule", default=None, help="only games of this rule")
     parser.add_argument("--workers", type=int, default=1, help="analyst processes in parallel")
     parser.add_argument("--seed", type=int, default=1)
@@ -198,7 +203,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if (args.rule and record["rule"] != args.rule) or game in seen:
             continue
         seen.add(game)
-        for ply in sample_positions(record, args.per_game, rng):
+        for ply in sample_positions(record, args.per_game, rng, args.max_ply):
             jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"][:ply],
                          "winner": record["winner"], "game": hashlib.sha1(repr(game).encode()).hexdigest()[:12]})
     print(f"{len(jobs)} positions to label", file=sys.stderr)
