@@ -125,6 +125,8 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
         start = r * fit.HALF + len(patterns.Pattern)
         assert np.all(held[start + patterns.Pattern4.FLEX3:start + len(patterns.Pattern4)] == 7.0)
         assert np.any(held[start + patterns.Pattern4.FLEX2:start + patterns.Pattern4.FLEX3] != 7.0)
+    assert held[-1] != 7.0, "the tempo is the intercept: fitted unless held"
+    assert fit.fit_weights(x, y, prior + 7.0, scale, ridge=1e-9, iterations=50, hold_tempo=True)[-1] == 7.0
 
 
 def test_the_threat_fit_recovers_the_values_that_made_the_labels() -> None:
