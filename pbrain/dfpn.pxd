@@ -30,6 +30,7 @@ cdef class ProofSolver:
     cdef long next_check
     cdef double deadline
     cdef bint aborted
+    cdef readonly bint disproved
     cdef unsigned long long attacker_key, side_flip
     cdef public object stop
 

@@ -9,8 +9,8 @@ the table is a true graph memory; its proofs and disproofs hold for the rest of 
 searches (cleared with the searcher's tables: a new game, another rule).
 
 Contract of `prove`: called with the attacker to move, True only for a win proved within the limits (the first
-move is winning_line()[0]); False when none was found (limits, a stop, or disproved in the model). The board is
-unchanged afterwards.
+move is winning_line()[0]); False when none was found (limits, a stop, or disproved in the model: then
+`disproved` is True). The board is unchanged afterwards.
 """
 from __future__ import annotations
 
@@ -60,6 +60,8 @@ class ProofSolver:
         self.next_check = 0
         self.deadline = 0.0
         self.aborted = False
+        self.disproved = False
+        """The last prove() showed that the attacker has no win in the model (not merely none found)."""
         self.attacker_key = 0
         self.side_flip = SIDE_KEYS[1] ^ SIDE_KEYS[2]
         self.stop = None
@@ -94,10 +96,13 @@ class ProofSolver:
         self.deadline = deadline
         self.aborted = False
         self.line_length = 0
+        self.disproved = False
         self.attacker_key = ATTACKER_KEYS[board.side]
         key = self._key()
         self._mid(key, True, 0, INF, INF)
         slot = self._find(key)
+        if slot >= 0 and self.dn[slot] == 0:
+            self.disproved = True
         if slot < 0 or self.pn[slot] != 0:
             return False
         self._extract_line()

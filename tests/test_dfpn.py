@@ -104,7 +104,9 @@ def test_no_win_in_a_quiet_position_nor_against_a_counter_attack() -> None:
     board = Board(15, 15, int(Rule.FREESTYLE))
     for x, y in [(7, 7), (7, 8), (8, 8), (6, 6)]:
         board.place(board.index(x, y))
-    assert not solver_on(board).prove(PROOF_NODES)
+    solver = solver_on(board)
+    assert not solver.prove(PROOF_NODES)
+    assert solver.disproved, "the search ran out of moves, not of budget"
     # Black can make open threes, but white has an open three already: whatever black threatens, white's open
     # four comes first.
     board = Board(15, 15, int(Rule.FREESTYLE))
@@ -113,7 +115,17 @@ def test_no_win_in_a_quiet_position_nor_against_a_counter_attack() -> None:
     board.set_side(1)
     assert not solver_on(board).prove(PROOF_NODES)
     board.set_side(2)
-    assert solver_on(board).prove(PROOF_NODES), "white to move wins"
+    solver = solver_on(board)
+    assert solver.prove(PROOF_NODES), "white to move wins"
+    assert not solver.disproved
+
+
+def test_a_search_cut_by_its_budget_is_not_a_disproof() -> None:
+    board = board_of_moves(DEEP_WINS[0])
+    solver = solver_on(board)
+    assert not solver.prove(50)
+    assert not solver.disproved, "50 nodes decide nothing here"
+    assert solver.prove(PROOF_NODES) and not solver.disproved
 
 
 def test_a_stop_ends_the_search_within_a_check() -> None:

@@ -205,8 +205,9 @@ SGF = """(;FF[4]GM[4]GN[1]RU[0]SZ[15]PB[a]PW[b]RE[B+1]
 def test_sgf_games_read_as_game_records() -> None:
     first, second = label.read_sgf(SGF)  # rule 7 (not a Pentad rule) is skipped
     assert first == {"rule": "freestyle", "size": 15, "opening": [[7, 7], [8, 6]],
-                     "moves": [[7, 7], [8, 6], [7, 6], [7, 5], [6, 6]], "winner": 1}
+                     "moves": [[7, 7], [8, 6], [7, 6], [7, 5], [6, 6]], "winner": 1, "players": ["a", "b"]}
     assert second["rule"] == "renju" and second["winner"] == 2 and second["opening"] == [[7, 7]]
+    assert second["players"] == ["", ""], "no PB / PW tags"
 
 
 def test_sampled_positions_are_quiet_and_after_the_opening() -> None:

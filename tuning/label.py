@@ -40,7 +40,8 @@ _SGF_MOVE = re.compile(r";([BW])\[([a-z])([a-z])\](?:C\[([^\]]*)\])?")
 
 def read_sgf(text: str) -> Iterator[dict]:
     """The games of an SGF collection as records like tuning.games' ({"rule", "size", "opening", "moves",
-    "winner"}); moves commented 'opening move' are the opening. Games of unknown rules are skipped."""
+    "winner"}, and "players": the black and the white player's names); moves commented 'opening move' are the
+    opening. Games of unknown rules are skipped."""
     for body in _SGF_GAME.findall(text):
         header = dict(_SGF_PROPERTY.findall(body.split(";", 1)[0]))
         try:  # match runners write the protocol's rule number in RU
@@ -57,7 +58,7 @@ def read_sgf(text: str) -> Iterator[dict]:
         result = header.get("RE", "")
         winner = 1 if result.startswith("B+") else 2 if result.startswith("W+") else 0
         yield {"rule": rule, "size": int(header.get("SZ", "15")), "opening": opening, "moves": moves,
-               "winner": winner}
+               "winner": winner, "players": [header.get("PB", ""), header.get("PW", "")]}
 
 
 def read_records(paths: Sequence[Path]) -> Iterator[dict]:
