@@ -1,6 +1,6 @@
 # C view of pbrain/dfpn.py
 cimport cython
-from pbrain.board cimport Board, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE
+from pbrain.board cimport Board, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3_PLUS, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver, MAX_THREAT_PLY
 
@@ -8,7 +8,8 @@ cdef enum:
     INF = 268435456
     TABLE_BITS = 18
     MAX_LINE = 64
-    THREE_PN = 2
+
+cpdef int threat_pn(int made) noexcept
 
 @cython.final
 cdef class ProofSolver:
@@ -50,7 +51,7 @@ cdef class ProofSolver:
                    grow=int, child_th_pn=int, child_th_dn=int, child_attacking=bint, move=int, counter=int)
     cdef void _mid(self, unsigned long long key, bint attacking, int ply, int th_pn, int th_dn) noexcept
     cdef void _check_limits(self) noexcept
-    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, i=int, move=int, four=bint, key="unsigned long long")
+    @cython.locals(me=int, opp=int, opp_fives=int, base=int, block=int, cls=int, n=int, i=int, move=int, key="unsigned long long")
     cdef int _expand_attack(self, int ply) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, base=int, block=int, n=int, i=int, move=int, counter=int, key="unsigned long long")
     cdef int _expand_defence(self, int ply) noexcept

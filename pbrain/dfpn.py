@@ -23,19 +23,36 @@ from pbrain.board import Board
 from pbrain.threats import SIDE_KEYS, ThreatSolver
 
 if not cython.compiled:
-    from pbrain.board import P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.board import (P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,  # noqa: F401
+                              P4_FLEX3_PLUS, P4_FLEX4, P4_MASK, STATE_STRIDE)
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.threats import MAX_THREAT_PLY  # noqa: F401
 
     INF = 1 << 28
     TABLE_BITS = 18
     MAX_LINE = 64
-    THREE_PN = 2
 
 COMPILED = cython.compiled
 ATTACKER_KEYS = (0, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1)
 """Mixed into every key: a position's numbers belong to one attacker (the same stones with the same side to move
 are an attack node for one colour and a defence node for the other)."""
+
+
+def threat_pn(made: int) -> int:
+    """The first guess of an attacking move's proof number by the threat class it makes: a double three, a
+    four-three or an open four win almost at once (1); a four with a three or a two behind it (2); an open three
+    with more behind it (3); a bare four, which spends a threat for one forced reply (4); a bare open three, which
+    has several answers (6). Measured: 2.9x fewer nodes (geometric mean) to prove 125 wins that PentaZen found
+    against Pentad, than 1 for a four and 2 for a three; disproofs cost the same."""
+    if made == P4_FLEX3_2X or made >= P4_BLOCK4_FLEX3:
+        return 1
+    if made == P4_BLOCK4_PLUS:
+        return 2
+    if made == P4_FLEX3_PLUS:
+        return 3
+    if made == P4_BLOCK4:
+        return 4
+    return 6
 
 
 class ProofSolver:
@@ -275,9 +292,7 @@ class ProofSolver:
             move = gen.moves[base + i]
             self.child_keys[base + i] = key ^ board.zobrist[2 * move + me - 1]
             self.child_counter[base + i] = -1
-            # A four has one answer, an open three several: the proof of a four is guessed cheaper.
-            four = (board.state[STATE_STRIDE * move + me] & P4_MASK) >= P4_BLOCK4
-            self.child_pn[base + i] = 1 if four else THREE_PN
+            self.child_pn[base + i] = threat_pn(board.state[STATE_STRIDE * move + me] & P4_MASK)
             self.child_dn[base + i] = 1
         return n
 
