@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbrain.dfpn import ProofSolver  # noqa: E402
 from pbrain.engine import Engine  # noqa: E402
+from pbrain.movegen import MoveGen  # noqa: E402
 from pbrain.rules import Rule  # noqa: E402
 from pbrain.threats import ThreatSolver  # noqa: E402
 from tuning.label import read_sgf  # noqa: E402
@@ -45,11 +46,7 @@ def opponent_wins(engine: Engine, nodes: int) -> Tuple[bool, bool]:
 def makes_a_four(engine: Engine) -> bool:
     """Did the last move leave its player a five to make (a four)?"""
     board = engine.board
-    board.set_side(3 - board.side)
-    try:
-        return ThreatSolver(board).vcf(1, 64)
-    finally:
-        board.set_side(3 - board.side)
+    return MoveGen(board, 1).any_five_point(3 - board.side) >= 0
 
 
 def candidates(engine: Engine, stones: Sequence[Tuple[int, int]]) -> List[Tuple[int, int]]:
