@@ -61,9 +61,11 @@ class Searcher(AlphaBeta):
         it, threat searches at the root: VCF, VCT and the opponent's threats, each ending by its share of the soft
         time and at most `max_depth` attacking moves deep; when the last think proved a win and the opponent has
         answered, the re-proof may use most of the turn. When the opponent has a threat, the iterations pause early
-        for a deep probe of the chosen move, then go on with the time left (params.THREAT_SEARCH_SHARE). An aborted
-        iteration still counts when a root move completed in it. Calls on_iteration(depth, score, nodes, pv) after
-        each completed iteration. Returns (best cell or -1, score, completed depth, nodes, pv cells)."""
+        for a deep probe of the chosen move, then go on with the time left (params.THREAT_SEARCH_SHARE; a move the
+        search already sees lost is not probed: the iterations go on at once, a mate score found with reductions
+        and pruning being no proof). An aborted iteration still counts when a root move completed in it. Calls
+        on_iteration(depth, score, nodes, pv) after each completed iteration. Returns (best cell or -1, score,
+        completed depth, nodes, pv cells)."""
         self.stop = stop
         self.threats.stop = stop
         self.proofs.stop = stop
@@ -181,13 +183,15 @@ class Searcher(AlphaBeta):
             self.hard_s = full_hard_s
             if self.aborted and (self.stop is None or not self.stop.is_set()) and self.nodes < self.node_limit:
                 self.aborted = False  # only the search's own share of the time ran out
-            if best_move < 0 or self.aborted or abs(best_score) >= WIN_THRESHOLD or self.root_count == 1:
+            if best_move < 0 or self.aborted or best_score >= WIN_THRESHOLD or self.root_count == 1:
                 break
-            replacement = self._replace_if_refuted(best_move, best_score, done_depth)
-            if replacement is not None:
-                best_move, best_score, best_pv = replacement
-                break
-            # the probe found no win for the opponent: deepen on with the time left
+            if best_score > -WIN_THRESHOLD:
+                replacement = self._replace_if_refuted(best_move, best_score, done_depth)
+                if replacement is not None:
+                    best_move, best_score, best_pv = replacement
+                    break
+            # the probe found no win for the opponent, or the search already sees a loss (found with reductions
+            # and pruning: deeper may find the defence, or at least the longest resistance): deepen on
             soft_ms = full_soft_ms
             depth = done_depth
             iteration_started = time.perf_counter()

@@ -211,3 +211,20 @@ def test_a_rule_change_forgets_what_the_search_learnt() -> None:
     after_change = engine.think(Limits(max_depth=5))
     fresh = engine_with(moves, Rule.STANDARD).think(Limits(max_depth=5))
     assert (after_change.nodes, after_change.move, after_change.score) == (fresh.nodes, fresh.move, fresh.score)
+
+
+LOST_UNDER_THREAT = ("5,6 9,7 9,6 10,7 8,7 10,5 8,6 10,6 10,4 8,9 9,5 7,7 8,8 9,8 11,6 10,9 10,8 9,10 9,9 7,10 6,11 8,11 "
+                     "11,8 8,10 11,3 12,2 8,4 8,5")
+"""PentaZen game of 2026-11-24, Pentad (black) to move and lost: the search reports -M14 or so at depth 7-10. With
+the loss seen under the opponent's threat it used to answer after 160-824 ms of a 1000 ms turn (its last iteration
+predicted to end past the threat phase's deadline, then no deepening after it); it now searches to the hard
+deadline, about 960 ms."""
+
+
+def test_a_loss_seen_under_a_threat_is_searched_on_for_the_turn() -> None:
+    # A mate score from a search with reductions and pruning is no proof: the turn goes on finding the defence
+    # or the longest resistance (lower bound only; the deadline itself is the protocol tests' business).
+    engine = engine_with([tuple(map(int, move.split(","))) for move in LOST_UNDER_THREAT.split()])
+    result = engine.think(Limits(turn_ms=1000))
+    assert result.score <= -params.WIN_THRESHOLD, "data: the search sees the loss"
+    assert result.time_ms >= 880
