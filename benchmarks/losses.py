@@ -34,7 +34,7 @@ from pbrain.engine import Engine  # noqa: E402
 from pbrain.movegen import MoveGen  # noqa: E402
 from pbrain.rules import Rule  # noqa: E402
 from pbrain.threats import ThreatSolver  # noqa: E402
-from tuning.label import read_sgf  # noqa: E402
+from tuning.label import games_lost_by, read_sgf  # noqa: E402
 
 
 def opponent_wins(engine: Engine, nodes: int) -> Tuple[bool, bool]:
@@ -95,13 +95,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--probe-nodes", type=int, default=300_000, help="the VCT budget after each alternative")
     args = parser.parse_args(argv)
     counts: Counter = Counter()
-    for number, record in enumerate(read_sgf(args.sgf.read_text()), 1):
-        players = record.get("players", ["", ""])
-        if args.player not in players:
-            continue
-        player = players.index(args.player) + 1
-        if record["winner"] in (0, player):
-            continue
+    for number, record, player in games_lost_by(read_sgf(args.sgf.read_text()), args.player):
         line = classify(record, player, args.nodes, args.probe_nodes)
         counts[line.split(":")[0]] += 1
         print(f"game {number}: {line}", flush=True)

@@ -26,7 +26,7 @@ from typing import List, Optional, Sequence, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tuning.label import Analyst, read_sgf  # noqa: E402
+from tuning.label import Analyst, games_lost_by, read_sgf  # noqa: E402
 
 MATE = 10000
 """The value of a forced win (+M) in a curve; a forced loss is -MATE."""
@@ -85,12 +85,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     analyst = Analyst([args.analyst], args.turn_ms)
     counts: Counter = Counter()
     try:
-        for number, record in enumerate(read_sgf(args.sgf.read_text()), 1):
-            if args.player not in record["players"]:
-                continue
-            player = record["players"].index(args.player) + 1
-            if record["winner"] in (0, player):
-                continue
+        for number, record, player in games_lost_by(read_sgf(args.sgf.read_text()), args.player):
             curve = trace(record, player, analyst)
             kind, largest = classify(curve, args.collapse)
             counts[kind] += 1

@@ -210,6 +210,16 @@ def test_sgf_games_read_as_game_records() -> None:
     assert second["players"] == ["", ""], "no PB / PW tags"
 
 
+def test_the_games_a_player_lost_are_found_by_name_with_its_colour() -> None:
+    records = list(label.read_sgf(SGF))
+    assert [(n, p) for n, _, p in label.games_lost_by(records, "b")] == [(1, 2)], "b (white) lost game 1"
+    assert list(label.games_lost_by(records, "a")) == [], "a (black) won it"
+    records[0]["winner"] = 2
+    assert [(n, p) for n, _, p in label.games_lost_by(records, "a")] == [(1, 1)]
+    records[0]["winner"] = 0
+    assert list(label.games_lost_by(records, "a")) == [], "a draw is no loss"
+
+
 def test_sampled_positions_are_quiet_and_after_the_opening() -> None:
     record = random_game(Rule.FREESTYLE, 4, plies=50)
     plies = label.sample_positions(record, 6, random.Random(2))

@@ -24,7 +24,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from pbrain.board import Board
 from pbrain.rules import Rule, RuleError, protocol_value, rule_from_protocol
@@ -59,6 +59,18 @@ def read_sgf(text: str) -> Iterator[dict]:
         winner = 1 if result.startswith("B+") else 2 if result.startswith("W+") else 0
         yield {"rule": rule, "size": int(header.get("SZ", "15")), "opening": opening, "moves": moves,
                "winner": winner, "players": [header.get("PB", ""), header.get("PW", "")]}
+
+
+def games_lost_by(records: Iterable[dict], name: str) -> Iterator[Tuple[int, dict, int]]:
+    """(game number from 1 among `records`, record, the player's colour: 1 black, 2 white) for each game that the
+    player called `name` (in "players") lost."""
+    for number, record in enumerate(records, 1):
+        players = record.get("players", ["", ""])
+        if name not in players:
+            continue
+        player = players.index(name) + 1
+        if record["winner"] not in (0, player):
+            yield number, record, player
 
 
 def read_records(paths: Sequence[Path]) -> Iterator[dict]:
