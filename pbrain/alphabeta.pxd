@@ -1,6 +1,6 @@
 # C view of pbrain/alphabeta.py
 cimport cython
-from pbrain.board cimport Board, BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_MASK, STATE_STRIDE
+from pbrain.board cimport Board, BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE
 from pbrain.evaluation cimport evaluate
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.rootthreats cimport RootThreats, WIN
@@ -43,6 +43,8 @@ cdef class AlphaBeta(RootThreats):
     cdef int _search_root(self, int depth, int previous)
     @cython.locals(me=int, opp=int, opp_fives=int, block=int, score=int, key="unsigned long long", tt_move=int, tt_score=int, tt_bound=int, base=int, n=int, best=int, best_move=int, alpha0=int, i=int, move=int, quiet=bint, own_class=int, reduction=int, bound=int, pv_node=bint, prunable=bint, static=int, improving=bint, move_limit=int, quiets=int, tt_depth=int, skip=int, defending=bint, tt_extension=int, singular_beta=int, new_depth=int, tried=int, hist=int)
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
+    @cython.locals(own=int, other=int)
+    cdef bint _three_wins(self, int me) noexcept
     @cython.locals(me=int, own=int, fours=int, static=int)
     cdef int _quiesce(self, int ply, int beta)
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)

@@ -25,7 +25,7 @@ from pbrain.tt import TranspositionTable
 
 if not cython.compiled:
     from pbrain.board import BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
-    from pbrain.board import P4_FLEX3, P4_MASK, STATE_STRIDE  # noqa: F401
+    from pbrain.board import P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.rootthreats import WIN  # noqa: F401
 
@@ -152,6 +152,8 @@ class AlphaBeta(RootThreats):
                 return score
             if gen.has_flex4(me):
                 return WIN - (ply + 3)
+            if ply > 0 and self._three_wins(me):
+                return WIN - (ply + 5)
             if depth <= 0:
                 return self._quiesce(ply, beta)
 
@@ -291,6 +293,22 @@ class AlphaBeta(RootThreats):
         if (ply > 0 or self.excluded_count == 0) and skip < 0:
             self.tt.store(key, best_move, best, depth, bound, ply)
         return best
+
+    @cython.final
+    def _three_wins(self, me: int) -> bool:
+        """Does the side to move win by a four-three or a double open three? It does when it has a cell for one
+        and the opponent has no four to make (nor an open three to turn into an open four): the opponent can stop
+        one line, and the other becomes an open four. Not for renju black, whose double threes are forbidden and
+        whose threes may be false. The caller has ruled out fives and open fours on either side."""
+        board = self.board
+        own = 16 * (me - 1)
+        if board.p4count[own + P4_BLOCK4_FLEX3] + board.p4count[own + P4_FLEX3_2X] == 0:
+            return False
+        if me == BLACK and board.renju:
+            return False
+        other = 16 * (2 - me)
+        return board.p4count[other + P4_BLOCK4] + board.p4count[other + P4_BLOCK4_PLUS] + \
+            board.p4count[other + P4_BLOCK4_FLEX3] + board.p4count[other + P4_FLEX4] == 0
 
     @cython.final
     def _quiesce(self, ply: int, beta: int) -> int:

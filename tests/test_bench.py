@@ -7,7 +7,7 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 490222
+SIGNATURE_NODES = 490170
 SIGNATURE_MOVES = [(5, 7), (9, 8), (10, 12), (7, 8), (12, 9), (9, 5)]
 
 

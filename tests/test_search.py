@@ -213,6 +213,35 @@ def test_a_rule_change_forgets_what_the_search_learnt() -> None:
     assert (after_change.nodes, after_change.move, after_change.score) == (fresh.nodes, fresh.move, fresh.score)
 
 
+TWO_DOUBLE_THREES_WHITE = [(2, 4), (3, 4), (4, 2), (4, 3), (8, 10), (9, 10), (10, 8), (10, 9)]
+"""Two open twos crossing at (4,4) and two more at (10,10): white makes a double open three at either."""
+LONE_BLACK = [(0, 0), (0, 7), (0, 14), (7, 0), (14, 0), (14, 7), (14, 14), (7, 14)]
+
+
+def test_a_double_three_the_opponent_cannot_answer_with_a_four_is_a_win_at_the_horizon() -> None:
+    """Black to move cannot stop both of white's double-three points and has no four to make: every black move
+    loses. A one-ply search must see it (the side to move with a double three or a four-three, against no four,
+    wins); it used to score the position by the evaluation (about -1700)."""
+    engine = Engine(15, 15, Rule.FREESTYLE, memory_bytes=64 << 20)
+    engine.set_position([(x, y, BLACK) for x, y in LONE_BLACK] +
+                        [(x, y, WHITE) for x, y in TWO_DOUBLE_THREES_WHITE], BLACK)
+    assert engine.think(Limits(max_depth=1)).score <= -params.WIN_THRESHOLD
+
+
+def test_a_double_three_is_no_win_while_the_opponent_has_a_four_to_make() -> None:
+    """The same, but black has three in a row against the edge, so a four to make, which could come first. Its
+    two four points left out, black's other moves are not lost to the double threes in a one-ply search (they
+    are, once that four is spent)."""
+    engine = Engine(15, 15, Rule.FREESTYLE, memory_bytes=64 << 20)
+    black = LONE_BLACK[:5] + [(14, 12), (14, 13), (14, 14)]
+    engine.set_position([(x, y, BLACK) for x, y in black] +
+                        [(x, y, WHITE) for x, y in TWO_DOUBLE_THREES_WHITE], BLACK)
+    board = engine.board
+    assert sorted(board.xy(c) for c in board.candidates() if board.pattern4(c, BLACK) >= 9) == [(14, 10), (14, 11)]
+    result = engine.think(Limits(max_depth=1), exclude=[(14, 10), (14, 11)])
+    assert result.move is not None and abs(result.score) < params.WIN_THRESHOLD
+
+
 LOST_UNDER_THREAT = ("5,6 9,7 9,6 10,7 8,7 10,5 8,6 10,6 10,4 8,9 9,5 7,7 8,8 9,8 11,6 10,9 10,8 9,10 9,9 7,10 6,11 8,11 "
                      "11,8 8,10 11,3 12,2 8,4 8,5")
 """PentaZen game of 2026-11-24, Pentad (black) to move and lost: the search reports -M14 or so at depth 7-10. With
