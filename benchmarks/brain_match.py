@@ -147,10 +147,13 @@ def play_game(spec: GameSpec) -> dict:
 
 
 def read_openings(path: Path, size: int) -> List[Tuple[Point, ...]]:
-    """Openings from an offset-format file: `x,y` offsets from the centre, black first, one opening a line."""
+    """Openings from an offset-format file: `x,y` offsets from the centre, black first, one opening a line (lines
+    starting with # are comments)."""
     centre = size // 2
     found = []
     for line in path.read_text().splitlines():
+        if line.lstrip().startswith("#"):
+            continue
         numbers = [int(t) for t in line.replace(",", " ").split()]
         if numbers:
             found.append(tuple((centre + numbers[i], centre + numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)))

@@ -31,7 +31,7 @@ def fake_brain(tmp_path: Path, name: str, body: str) -> str:
 
 def test_openings_are_read_as_offsets_from_the_centre(tmp_path: Path) -> None:
     path = tmp_path / "openings.txt"
-    path.write_text("-2,-1, 2,0, 2,-1\n\n0,0, 1,1, -1,1\n")
+    path.write_text("# balanced\n-2,-1, 2,0, 2,-1\n\n0,0, 1,1, -1,1\n")
     assert brain_match.read_openings(path, 15) == [((5, 6), (9, 7), (9, 6)), ((7, 7), (8, 8), (6, 8))]
 
 
