@@ -21,6 +21,7 @@ import random
 import shlex
 import subprocess
 import sys
+import threading
 from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
@@ -32,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from connect4_match import elo  # noqa: E402
 
 from pbrain.engine import Engine  # noqa: E402
-from pbrain.rules import RuleError, rule_from_protocol  # noqa: E402
+from pbrain.rules import Rule, RuleError, rule_from_protocol  # noqa: E402
 
 Point = Tuple[int, int]
 ANSWER_TIMEOUT_S = 120.0
-"""A brain that gives no move in this long loses the game."""
+"""A brain that gives no move in this long is killed and loses the game."""
 
 
 class GameSpec(NamedTuple):
@@ -95,7 +96,15 @@ class BrainProcess:
             self.send("DONE")
         else:
             self.send("TURN {},{}".format(*moves[-1]))
-        answer = self.read()
+        timer = threading.Timer(ANSWER_TIMEOUT_S, self.process.kill)
+        timer.start()
+        try:
+            answer = self.read()
+        except RuntimeError:
+            raise RuntimeError(f"no move in {ANSWER_TIMEOUT_S:g} s" if not timer.is_alive() else
+                               "the brain exited") from None
+        finally:
+            timer.cancel()
         try:
             x, y = (int(v) for v in answer.split(","))
         except ValueError:
@@ -114,7 +123,8 @@ class BrainProcess:
 
 def play_game(spec: GameSpec) -> dict:
     """Play one game; its record: moves, winner (1 black, 2 white, 0 draw) and how it ended."""
-    referee = Engine(spec.size, spec.size, rule_from_protocol(spec.rule), memory_bytes=1 << 20)
+    rule = rule_from_protocol(spec.rule)
+    referee = Engine(spec.size, spec.size, rule, memory_bytes=1 << 20)
     moves: List[Point] = list(spec.opening)
     for x, y in moves:
         referee.play(x, y)
@@ -130,7 +140,8 @@ def play_game(spec: GameSpec) -> dict:
             except RuntimeError as error:
                 winner, reason = 2 - side, f"{'black' if side == 0 else 'white'}: {error}"
                 break
-            if not (0 <= x < spec.size and 0 <= y < spec.size) or (x, y) in occupied or referee.is_forbidden(x, y):
+            if not (0 <= x < spec.size and 0 <= y < spec.size) or (x, y) in occupied or (
+                    rule == Rule.RENJU and side == 0 and referee.is_forbidden(x, y)):  # black's forbidden points
                 winner, reason = 2 - side, f"{'black' if side == 0 else 'white'}: illegal move {x},{y}"
                 break
             moves.append((x, y))

@@ -86,3 +86,21 @@ def test_a_brain_gets_the_position_with_its_own_stones_as_1_then_the_opponents_m
         brain.close()
     heard = log.read_text().splitlines()
     assert heard[heard.index("BOARD"):] == ["BOARD", "7,7,1", "8,8,2", "6,8,1", "9,9,2", "DONE", "TURN 3,3", "END"]
+
+
+def test_in_renju_a_point_forbidden_to_black_is_white_s_to_play_and_black_s_loss(tmp_path: Path) -> None:
+    centre = fake_brain(tmp_path, "centre", "        print('7,7', flush=True)\n")
+    # black's (5,7) (6,7) and (7,5) (7,6) make (7,7) a double three: forbidden to black, not to white
+    opening = ((5, 7), (0, 0), (6, 7), (0, 14), (7, 5), (14, 0), (7, 6))
+    record = brain_match.play_game(brain_match.GameSpec(PENTAD, centre, opening, 15, 4, 500, 0))
+    assert record["moves"][7] == (7, 7) and record["reason"] == "white: illegal move 7,7"
+    opening = opening + ((14, 14),)  # black to move
+    record = brain_match.play_game(brain_match.GameSpec(centre, PENTAD, opening, 15, 4, 500, 0))
+    assert record["winner"] == 2 and record["reason"] == "black: illegal move 7,7" and len(record["moves"]) == 8
+
+
+def test_a_brain_that_gives_no_move_is_stopped_and_loses(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(brain_match, "ANSWER_TIMEOUT_S", 1.0)
+    silent = fake_brain(tmp_path, "silent", "        pass\n")
+    record = brain_match.play_game(brain_match.GameSpec(PENTAD, silent, ((7, 7), (8, 8), (6, 8)), 15, 0, 500, 0))
+    assert record["winner"] == 1 and record["reason"] == "white: no move in 1 s"
