@@ -33,7 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from connect4_match import elo  # noqa: E402
 
 from pbrain.engine import Engine  # noqa: E402
-from pbrain.rules import Rule, RuleError, rule_from_protocol  # noqa: E402
+from pbrain.games import check_move  # noqa: E402
+from pbrain.records import RecordError  # noqa: E402
+from pbrain.rules import RuleError, rule_from_protocol  # noqa: E402
+from tuning.games import random_opening  # noqa: E402
 
 Point = Tuple[int, int]
 ANSWER_TIMEOUT_S = 120.0
@@ -123,12 +126,10 @@ class BrainProcess:
 
 def play_game(spec: GameSpec) -> dict:
     """Play one game; its record: moves, winner (1 black, 2 white, 0 draw) and how it ended."""
-    rule = rule_from_protocol(spec.rule)
-    referee = Engine(spec.size, spec.size, rule, memory_bytes=1 << 20)
+    referee = Engine(spec.size, spec.size, rule_from_protocol(spec.rule), memory_bytes=1 << 20)
     moves: List[Point] = list(spec.opening)
     for x, y in moves:
         referee.play(x, y)
-    occupied = set(moves)
     brains: List[Optional[BrainProcess]] = [None, None]
     winner, reason = 0, "board full"
     try:
@@ -140,12 +141,12 @@ def play_game(spec: GameSpec) -> dict:
             except RuntimeError as error:
                 winner, reason = 2 - side, f"{'black' if side == 0 else 'white'}: {error}"
                 break
-            if not (0 <= x < spec.size and 0 <= y < spec.size) or (x, y) in occupied or (
-                    rule == Rule.RENJU and side == 0 and referee.is_forbidden(x, y)):  # black's forbidden points
+            try:
+                check_move(referee, len(moves) + 1, x, y)
+            except RecordError:
                 winner, reason = 2 - side, f"{'black' if side == 0 else 'white'}: illegal move {x},{y}"
                 break
             moves.append((x, y))
-            occupied.add((x, y))
             referee.play(x, y)
             if referee.last_move_wins():
                 winner, reason = side + 1, "five"
@@ -171,26 +172,11 @@ def read_openings(path: Path, size: int) -> List[Tuple[Point, ...]]:
     return found
 
 
-def random_openings(count: int, stones: int, size: int, seed: int) -> List[Tuple[Point, ...]]:
-    """`count` openings of `stones` distinct points within 3 of the centre, from `seed`."""
-    rng = random.Random(seed)
-    centre = size // 2
-    found = []
-    for _ in range(count):
-        cells: List[Point] = []
-        while len(cells) < stones:
-            point = (centre + rng.randint(-3, 3), centre + rng.randint(-3, 3))
-            if point not in cells:
-                cells.append(point)
-        found.append(tuple(cells))
-    return found
-
-
-def first_score(record: dict, first: str) -> float:
+def first_score(record: dict, first_is_black: bool) -> float:
     """The first brain's points in a game: 1, 0.5 or 0."""
     if record["winner"] == 0:
         return 0.5
-    return 1.0 if (record["winner"] == 1) == (record["black"] == first) else 0.0
+    return 1.0 if (record["winner"] == 1) == first_is_black else 0.0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -225,7 +211,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         pairs = args.pairs or len(openings)
         openings = [openings[k % len(openings)] for k in range(pairs)]
     else:
-        openings = random_openings(args.pairs or 50, args.stones, args.size, args.seed)
+        rng = random.Random(args.seed)
+        openings = [random_opening(rng, args.size, args.stones) for _ in range(args.pairs or 50)]
     specs = []
     for opening in openings:
         for black, white in ((args.first, args.second), (args.second, args.first)):
@@ -237,9 +224,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     pool = Pool(args.workers) if args.workers > 1 else None
     try:
         for record in (pool.imap(play_game, specs) if pool is not None else map(play_game, specs)):
-            scores.append(first_score(record, args.first))
-            reasons[record["reason"] if record["reason"] in ("five", "board full") else "error"] += 1
-            if record["reason"] not in ("five", "board full"):
+            scores.append(first_score(record, len(scores) % 2 == 0))  # each pair: the first brain black, then white
+            normal = record["reason"] in ("five", "board full")
+            reasons[record["reason"] if normal else "error"] += 1
+            if not normal:
                 print(f"game {len(scores)}: {record['reason']}", file=sys.stderr)
             if out is not None:
                 out.write(json.dumps(record) + "\n")

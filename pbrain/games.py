@@ -45,7 +45,7 @@ def replay(engine: Engine, game: records.Game, rule: Optional[Rule] = None) -> N
     try:
         engine.new_game(game.width, game.height, Rule(game.rule) if rule is None else rule)
         for number, (x, y) in enumerate(game.moves, 1):
-            _check_move(engine, number, x, y)
+            check_move(engine, number, x, y)
             engine.play(x, y)
     except (records.RecordError, BoardError):
         width, height, old_rule, moves = saved
@@ -55,8 +55,9 @@ def replay(engine: Engine, game: records.Game, rule: Optional[Rule] = None) -> N
         raise
 
 
-def _check_move(engine: Engine, number: int, x: int, y: int) -> None:
-    """RecordError when move `number` of a record, (x, y), cannot be played now."""
+def check_move(engine: Engine, number: int, x: int, y: int) -> None:
+    """RecordError when move `number` of a game, (x, y), cannot be played now: off the board, on a stone, after a
+    five, or forbidden for black under renju."""
     board = engine.board
     if not board.on_board(x, y):
         raise records.RecordError(f"move {number} ({x},{y}) is off the {engine.width}x{engine.height} board")

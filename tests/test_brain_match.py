@@ -104,3 +104,9 @@ def test_a_brain_that_gives_no_move_is_stopped_and_loses(tmp_path: Path, monkeyp
     silent = fake_brain(tmp_path, "silent", "        pass\n")
     record = brain_match.play_game(brain_match.GameSpec(PENTAD, silent, ((7, 7), (8, 8), (6, 8)), 15, 0, 500, 0))
     assert record["winner"] == 1 and record["reason"] == "white: no move in 1 s"
+
+
+def test_a_brain_against_the_same_command_scores_each_game_by_colour(tmp_path: Path, capsys) -> None:
+    centre = fake_brain(tmp_path, "centre", "        print('7,7', flush=True)\n")
+    assert brain_match.main([centre, centre, "--pairs", "1", "--nodes", "100"]) == 0
+    assert f"| {centre} vs {centre} | 2 | 1 | 1 | 0 | 50.0 % |" in capsys.readouterr().out
