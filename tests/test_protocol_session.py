@@ -173,22 +173,24 @@ def test_time_left_is_counted_down_between_info_lines() -> None:
         brain.line("TURN 0,0")
         brain.reply(timeout=5)
         first, second = engine.limits
-        assert first.match_ms == 10000 and 9900 <= first.time_left_ms <= 10000
+        assert first.match_ms == 10000 and 9500 <= first.time_left_ms <= 10000
         assert second.time_left_ms <= first.time_left_ms - 300, "the first move's time must be subtracted"
         brain.line("INFO time_left 7000")
         brain.line("TURN 14,14")
         brain.reply(timeout=5)
-        assert 6900 <= engine.limits[2].time_left_ms <= 7000, "the manager's figure replaces the estimate"
+        assert 6500 <= engine.limits[2].time_left_ms <= 7000, "the manager's figure replaces the estimate"
 
 
 def test_time_spent_waiting_is_taken_off_the_turn() -> None:
-    engine = slow(seconds=0.5)
+    # The first search waits only for this thread to be scheduled (up to 200 ms seen on a loaded CI machine); the
+    # second waits a whole second behind it. The margins keep the two apart without timing the machine.
+    engine = slow(seconds=1.0)
     with SessionBrain(engine) as brain:
         started(brain, "INFO timeout_turn 3000", *MIDDLE_GAME, "TURN 0,0")
         brain.reply(timeout=5)
         brain.reply(timeout=5)
-        assert engine.limits[0].turn_ms > 2900
-        assert engine.limits[1].turn_ms <= 3000 - 450, "TURN waited for the first search"
+        assert engine.limits[0].turn_ms > 3000 - 600
+        assert engine.limits[1].turn_ms <= 3000 - 950, "TURN waited for the first search"
 
 
 def test_depth_and_node_limits_reach_the_engine() -> None:
@@ -248,7 +250,7 @@ def test_start_up_time_is_charged_to_the_first_move() -> None:
         brain.reply()
         first, second = engine.limits
         assert first.turn_ms is not None and first.turn_ms <= 700
-        assert second.turn_ms is not None and second.turn_ms > 900
+        assert second.turn_ms is not None and second.turn_ms > 800
 
 
 def test_the_margin_grows_when_answers_come_late() -> None:
