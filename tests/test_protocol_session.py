@@ -244,7 +244,8 @@ def test_start_up_time_is_charged_to_the_first_move() -> None:
     engine = slow(seconds=0)
     with SessionBrain(engine) as brain:
         brain.session.startup_ms = 300
-        started(brain, "INFO timeout_turn 1000", "BEGIN")
+        started(brain, "INFO timeout_turn 1000")  # OK first: a BEGIN queued behind START's set-up waits too
+        brain.line("BEGIN")
         brain.reply()
         brain.line("TURN 0,0")
         brain.reply()
