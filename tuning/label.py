@@ -101,14 +101,19 @@ def sample_positions(record: dict, per_game: int, rng: random.Random, max_ply: i
 class Analyst:
     """One analyst brain process: send a position, read its last reported score."""
 
-    def __init__(self, command: Sequence[str], turn_ms: int, cwd: Optional[Path] = None) -> None:
+    def __init__(self, command: Sequence[str], turn_ms: int, cwd: Optional[Path] = None,
+                 options: Sequence[str] = (), before_each: Sequence[str] = ()) -> None:
         """Start `command` in `cwd` (default: the executable's folder, where managers run a brain: its
-        configuration files are there)."""
+        configuration files are there). `options`: more lines sent after the INFO lines of a new game (such as
+        `INFO max_node 300000`, for a reproducible analyst); `before_each`: lines sent before every position
+        (such as `YXHASHCLEAR`, so that one position's search does not depend on the one before)."""
         folder = cwd if cwd is not None else Path(command[0]).parent
         self.process = subprocess.Popen(list(command), cwd=folder, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.lines: "queue.Queue[str]" = queue.Queue()
         self.turn_ms = turn_ms
+        self.options = list(options)
+        self.before_each = list(before_each)
         self.started: Optional[Tuple[int, str]] = None
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -136,7 +141,7 @@ class Analyst:
         while not self._read(30).startswith("OK"):
             pass
         for line in (f"INFO rule {protocol_value(Rule[rule.upper()])}", f"INFO timeout_turn {self.turn_ms}", "INFO timeout_match 1000000000",
-                     "INFO time_left 1000000000"):
+                     "INFO time_left 1000000000", *self.options):
             self._send(line)
         self.started = (size, rule)
 
@@ -146,6 +151,8 @@ class Analyst:
         then answer each stone line with an ERROR) is sent again, up to three times."""
         self._start(size, rule)
         for _ in range(3):
+            for line in self.before_each:
+                self._send(line)
             self._send("BOARD")
             for i, (x, y) in enumerate(moves):
                 self._send(f"{x},{y},{1 if (len(moves) - i) % 2 == 0 else 2}")
