@@ -1,6 +1,6 @@
 # C view of pbrain/movegen.py
 cimport cython
-from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, STATE_STRIDE, PADDING
+from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, STATE_STRIDE, PADDING, CODE_SHIFT, NUM_CODES
 
 cdef enum:
     MAX_MOVES = 1024
@@ -13,8 +13,7 @@ cdef class MoveGen:
     cdef int[::1] scores
     cdef int[::1] marks
     cdef int mark_stamp
-    cdef int[::1] own_order
-    cdef int[::1] opp_order
+    cdef int[::1] order
 
     @cython.locals(entry=int)
     cdef bint legal(self, int cell, int side) noexcept

@@ -9,8 +9,9 @@ from array import array
 
 import cython
 
-from pbrain import params
+from pbrain import patterns
 from pbrain.board import Board
+from pbrain.rules import Rule
 
 if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, PAT_B4  # noqa: F401
@@ -24,6 +25,8 @@ if not cython.compiled:
     FLAG_DOUBLE_THREE = 16
     STATE_STRIDE = 3
     PADDING = 5
+    CODE_SHIFT = 8
+    NUM_CODES = 2380
 
 COMPILED = cython.compiled
 
@@ -38,8 +41,7 @@ class MoveGen:
         self.scores = array("i", [0]) * (plies * MAX_MOVES)
         self.marks = array("i", [0]) * board.ncells
         self.mark_stamp = 0
-        self.own_order = array("i", params.ORDER_OWN)
-        self.opp_order = array("i", params.ORDER_OPPONENT)
+        self.order = patterns.order_values(Rule(board.rule))
 
     def legal(self, cell: int, side: int) -> bool:
         """May `side` play the empty `cell`? (Only renju black has forbidden points.)"""
@@ -64,11 +66,12 @@ class MoveGen:
         return self.legal_point_of_class(side, P4_FLEX4) >= 0
 
     def order_score(self, cell: int, side: int) -> int:
-        """Static ordering: the cell's value as an attack for `side` plus as a block of the opponent."""
+        """Static ordering: the cell's value for `side` by its pattern code (what the move makes) plus its value
+        by the opponent's pattern code (what the move takes away): patterns.order_values."""
         board = self.board
-        mine = board.state[STATE_STRIDE * cell + side] & P4_MASK
-        theirs = board.state[STATE_STRIDE * cell + 3 - side] & P4_MASK
-        return self.own_order[mine] + self.opp_order[theirs]
+        mine = board.state[STATE_STRIDE * cell + side] >> CODE_SHIFT
+        theirs = board.state[STATE_STRIDE * cell + 3 - side] >> CODE_SHIFT
+        return self.order[(2 * side - 2) * NUM_CODES + mine] + self.order[(5 - 2 * side) * NUM_CODES + theirs]
 
     def gen_all(self, ply: int, side: int) -> int:
         """Every legal empty cell near a stone (the centre on an empty board), with ordering scores."""

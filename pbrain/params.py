@@ -5,10 +5,9 @@ from __future__ import annotations
 # --- Evaluation -------------------------------------------------------------------------------------------------
 # The evaluation's weights are fitted data of their own: eval_weights.py (written by tuning/fit.py).
 
-# --- Move ordering (by patterns.Pattern4 index) ---------------------------------------------------------------
-# A cell's ordering score = ORDER_OWN[its class for the mover] + ORDER_OPPONENT[its class for the opponent].
-ORDER_OWN = (0, 0, 20, 12, 40, 30, 70, 90, 400, 60, 110, 900, 3000, 20000)
-ORDER_OPPONENT = (0, 0, 10, 6, 20, 15, 35, 45, 250, 30, 55, 600, 2000, 10000)
+# --- Move ordering ------------------------------------------------------------------------------------------------
+# A cell's static ordering score comes from its pattern codes for both sides: fitted data of its own
+# (order_weights.py, written by tuning/policy.py).
 
 # --- Search ------------------------------------------------------------------------------------------------------
 WIN = 30000

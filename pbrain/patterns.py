@@ -17,7 +17,7 @@ try:
 except ImportError:  # the standalone brain ships the tables precomputed (tables.py) and leaves numpy out
     np = None  # type: ignore[assignment]
 
-from pbrain import eval_weights, tables
+from pbrain import eval_weights, order_weights, tables
 from pbrain.rules import Rule
 
 HALF_LINE = 5
@@ -353,10 +353,19 @@ def cell_values(rule: Rule) -> "array[int]":
     key = (rule, repr(weights))  # the weights are data that tests (and refits) may swap: cache by their content
     if key in _CELL_VALUES:
         return array("i", _CELL_VALUES[key])
+    out = _code_values(rule, weights, ROLES)
+    _CELL_VALUES[key] = out
+    return array("i", out)
+
+
+def _code_values(rule: Rule, weights: dict, roles: "tuple[str, str]") -> "array[int]":
+    """int32[2 colours x 2 roles x NUM_CODES]: per colour and role, each pattern code's class weight plus its four
+    line patterns' weights and its own correction (weights "code", if any); a forbidden cell (renju black) gets its
+    class's weight alone."""
     classes = code_classes(rule)
     out = array("i", bytes(4 * 4 * NUM_CODES))
     for ci in range(2):
-        for role_index, role in enumerate(ROLES):
+        for role_index, role in enumerate(roles):
             line = weights["line"][role]
             klass = weights["class"][role]
             corrections = dict(weights.get("code", {}).get(role, ()))
@@ -365,5 +374,21 @@ def cell_values(rule: Rule) -> "array[int]":
                 cls = classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1)
                 shape = sum(line[p] for p in combo) + corrections.get(code, 0) if cls != Pattern4.FORBID else 0
                 out[base + code] = klass[cls] + shape
-    _CELL_VALUES[key] = out
-    return array("i", out)
+    return out
+
+
+ORDER_ROLES = ("own", "opponent")
+"""The move ordering scores a cell for the side to move (what it makes) and for the opponent (what it takes)."""
+
+
+@functools.lru_cache(maxsize=None)
+def _order_values(rule: Rule, weights_repr: str) -> "array[int]":
+    return _code_values(rule, order_weights.for_rule(rule.name.lower()), ORDER_ROLES)
+
+
+def order_values(rule: Rule) -> "array[int]":
+    """int32[2 colours x 2 roles x NUM_CODES]: the static move ordering score of an empty cell by its pattern code,
+    at [(colour index * 2 + role) * NUM_CODES + code] (role 0: the colour to move, 1: its opponent), from the
+    fitted weights of `rule` (order_weights.py): the sum of its four line patterns' weights and its class's weight.
+    A forbidden cell (renju black) scores its class's weight alone."""
+    return array("i", _order_values(rule, repr(order_weights.for_rule(rule.name.lower()))))

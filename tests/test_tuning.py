@@ -259,6 +259,23 @@ def test_a_brain_labels_positions_over_the_protocol() -> None:
     labelled = list(label.label_all(jobs, [sys.executable, "-m", "pbrain"], 5000, 2, cwd=root))
     assert [item["moves"] for item in labelled] == [job["moves"] for job in jobs]
     assert [str(item["eval"])[:2] for item in labelled] == ["+M", "-M"], labelled
+    ends = ([6, 7], [11, 7])
+    assert labelled[0]["best"] in ends, "the five"
+    assert labelled[1]["best"] in ends, "a block of the open four (either end: it loses anyway)"
+
+
+def test_a_node_budget_makes_the_analyst_reproducible() -> None:
+    """With max_nodes the analyst searches each position to a node count from a cleared table: the same labels
+    twice, whatever the machine's load."""
+    root = Path(__file__).resolve().parent.parent
+    record = random_game(Rule.FREESTYLE, 7, plies=12)
+    jobs = [{"rule": "freestyle", "size": 15, "winner": 0, "game": "g", "moves": record["moves"][:n]}
+            for n in (8, 10, 12)]
+    runs = [list(label.label_all(jobs, [sys.executable, "-m", "pbrain"], 60000, 1, cwd=root, max_nodes=3000))
+            for _ in range(2)]
+    key = {json.dumps(item["moves"]): (item["eval"], item["best"]) for item in runs[0]}
+    assert key == {json.dumps(item["moves"]): (item["eval"], item["best"]) for item in runs[1]}
+    assert all(best is not None for _, best in key.values())
 
 
 def test_analyst_scores_become_probabilities() -> None:

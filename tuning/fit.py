@@ -193,9 +193,10 @@ def _literal(value: object, indent: int) -> str:
     return repr(value)
 
 
-def render(weights: Dict[str, dict]) -> str:
-    """The text of eval_weights.py with `weights` as its WEIGHTS."""
-    source = WEIGHTS_FILE.read_text()
+def render(weights: Dict[str, dict], path: Path = WEIGHTS_FILE) -> str:
+    """The text of a weights module (eval_weights.py unless `path` names another, such as order_weights.py) with
+    `weights` as its WEIGHTS."""
+    source = path.read_text()
     start = source.index("WEIGHTS: Dict[str, dict] = ")
     end = source.index("\n\n\ndef for_rule")
     return source[:start] + "WEIGHTS: Dict[str, dict] = " + _literal(weights, 0) + source[end:]

@@ -4,9 +4,10 @@ Game results are a weak label for a static evaluation (one bit per game, decided
 score of the very position is a strong one. This samples quiet positions from game records (tuning.games' JSON lines,
 or SGF files as c-gomoku-cli and Piskvork write them), sends each to one or more copies of an analyst brain over the
 protocol (BOARD ... DONE at a fixed turn time), and writes one JSON line per position:
-{"rule", "size", "moves", "winner", "game", "eval"} where "moves" leads to the position, "game" names the game it
-comes from (so that training and validation sets can keep a game's positions together) and "eval" is the analyst's last
-reported score for the side to move (an integer, or a mate string such as "+M13" / "-M8").
+{"rule", "size", "moves", "winner", "game", "eval", "best"} where "moves" leads to the position, "game" names the game
+it comes from (so that training and validation sets can keep a game's positions together), "eval" is the analyst's last
+reported score for the side to move (an integer, or a mate string such as "+M13" / "-M8") and "best" the move it chose
+([x, y]: what tuning.policy fits the move ordering to).
 
     python -m tuning.label games.jsonl more.sgf --brain /path/to/pbrain-x --turn-ms 50 --workers 2 --out labels.jsonl
 """
@@ -146,9 +147,13 @@ class Analyst:
         self.started = (size, rule)
 
     def evaluate(self, size: int, rule: str, moves: Sequence[Sequence[int]]) -> Optional[str]:
-        """The analyst's last reported score for the side to move after `moves` (None if it reported none).
-        A BOARD that the brain dropped (some brains ignore commands that arrive while a search winds down, and
-        then answer each stone line with an ERROR) is sent again, up to three times."""
+        """The analyst's last reported score for the side to move after `moves` (None if it reported none)."""
+        return self.analyse(size, rule, moves)[0]
+
+    def analyse(self, size: int, rule: str, moves: Sequence[Sequence[int]]) -> Tuple[Optional[str], List[int]]:
+        """The analyst's last reported score for the side to move after `moves` (None if it reported none) and
+        the move it answers, [x, y]. A BOARD that the brain dropped (some brains ignore commands that arrive while
+        a search winds down, and then answer each stone line with an ERROR) is sent again, up to three times."""
         self._start(size, rule)
         for _ in range(3):
             for line in self.before_each:
@@ -164,7 +169,7 @@ class Analyst:
                 if match:
                     score = match.group(1)
                 elif re.fullmatch(r"\d+,\d+", line):
-                    return score
+                    return score, [int(v) for v in line.split(",")]
                 elif line.startswith("ERROR") and "DONE" in line:
                     break
         raise RuntimeError("the analyst brain does not take the position")
@@ -179,19 +184,24 @@ class Analyst:
 
 
 def label_all(jobs: Sequence[dict], command: Sequence[str], turn_ms: int, workers: int,
-              cwd: Optional[Path] = None) -> Iterator[dict]:
-    """Each job ({"rule", "size", "moves", "winner"}) with the analyst's "eval" added, `workers` brains in
-    parallel; yields in finishing order."""
+              cwd: Optional[Path] = None, max_nodes: int = 0) -> Iterator[dict]:
+    """Each job ({"rule", "size", "moves", "winner"}) with the analyst's "eval" and its chosen move "best" ([x, y])
+    added, `workers` brains in parallel; yields in finishing order. `max_nodes` > 0: the analyst searches each
+    position to that many nodes (INFO max_node) from a cleared hash table, so its labels do not depend on the
+    machine's load (the turn time is then only a ceiling)."""
+    options = [f"INFO max_node {max_nodes}"] if max_nodes > 0 else []
+    before_each = ["YXHASHCLEAR"] if max_nodes > 0 else []
     local = threading.local()
     analysts: List[Analyst] = []
     lock = threading.Lock()
 
     def work(job: dict) -> dict:
         if not hasattr(local, "analyst"):
-            local.analyst = Analyst(command, turn_ms, cwd)
+            local.analyst = Analyst(command, turn_ms, cwd, options, before_each)
             with lock:
                 analysts.append(local.analyst)
-        return dict(job, eval=local.analyst.evaluate(job["size"], job["rule"], job["moves"]))
+        score, best = local.analyst.analyse(job["size"], job["rule"], job["moves"])
+        return dict(job, eval=score, best=best)
 
     try:
         with ThreadPoolExecutor(workers) as pool:
@@ -207,6 +217,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("games", type=Path, nargs="+", help="JSON-lines (tuning.games) or SGF game files")
     parser.add_argument("--brain", required=True, help="the analyst's command line (a Gomocup brain)")
     parser.add_argument("--turn-ms", type=int, default=100, help="the analyst's time per position")
+    parser.add_argument("--max-node", type=int, default=0,
+                        help="the analyst's node budget per position (INFO max_node; 0: the turn time alone)")
     parser.add_argument("--per-game", type=int, default=10, help="positions sampled from each game")
     parser.add_argument("--max-ply", type=int, default=0,
                         help="only positions of at most this many stones (the opening and middle game; 0: all)")
@@ -229,7 +241,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"{len(jobs)} positions to label", file=sys.stderr)
     started = time.time()
     with args.out.open("a") as out:
-        for count, job in enumerate(label_all(jobs, args.brain.split(), args.turn_ms, args.workers), 1):
+        for count, job in enumerate(label_all(jobs, args.brain.split(), args.turn_ms, args.workers,
+                                                  max_nodes=args.max_node), 1):
             out.write(json.dumps(job) + "\n")
             if count % 1000 == 0:
                 out.flush()
