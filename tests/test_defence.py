@@ -37,7 +37,8 @@ def test_the_engine_does_not_play_the_losing_move(item: dict) -> None:
     engine = engine_of(item)
     losing = tuple(item["losing"])
     engine.play(*losing)
-    assert ThreatSolver(engine.board).vct(8, 1_000_000), "data: the losing move is proven losing"
+    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
+        "data: the losing move is proven losing"
     engine.undo()
     result = engine.think(THINK)
     assert result.move != losing

@@ -19,7 +19,8 @@ PROOF_NODES = 1_000_000
 
 DEEP_WINS = [
     # Positions where Pentad (white, to move) had announced a forced win and then lost it; Rapfi: +M21 and +M13.
-    # The horizon VCT needs 8 threats and 1.8 M nodes for the first and does not prove the second within 12 threats.
+    # The horizon VCT needs 8 threats and 1.8 M nodes for the first. It did not prove the second within 12 threats
+    # with the hand-set move ordering; with the fitted one (order_weights.py) it proves it with 8, within 1 M nodes.
     "5,6 9,7 9,6 8,8 7,9 8,6 8,7 10,8 11,9 10,5 7,8 7,5 6,4",
     "9,7 5,6 5,9 4,7 8,8 4,6 7,9 6,10 8,9 4,9 10,6 11,5 4,8 3,8 6,5 5,10 6,9 9,9 2,7",
 ]
@@ -58,8 +59,8 @@ def test_suite_wins_are_proven_and_every_defence_loses(item: dict) -> None:
 @pytest.mark.parametrize("moves", DEEP_WINS, ids=["plus-m21", "plus-m13"])
 def test_deep_wins_beyond_the_horizon_vct_are_proven(moves: str) -> None:
     board = board_of_moves(moves)
-    threats = ThreatSolver(board)
-    assert not threats.vct(8, PROOF_NODES), "the horizon VCT does not prove it within the same budget"
+    if moves == DEEP_WINS[0]:
+        assert not ThreatSolver(board).vct(8, PROOF_NODES), "the horizon VCT does not prove it within the same budget"
     solver = solver_on(board)
     assert solver.prove(PROOF_NODES)
     line = solver.winning_line()
