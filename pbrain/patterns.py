@@ -341,7 +341,7 @@ ROLES = ("mover", "waiter")
 """The evaluation values a cell for the side to move and for the side that waits, separately."""
 
 
-_CELL_VALUES: "dict[tuple, array[int]]" = {}
+_CODE_VALUES: "dict[tuple, array[int]]" = {}
 
 
 def cell_values(rule: Rule) -> "array[int]":
@@ -349,19 +349,16 @@ def cell_values(rule: Rule) -> "array[int]":
     [(colour index * 2 + role) * NUM_CODES + code], from the fitted weights of `rule` (eval_weights.py): the sum
     of its four line patterns' weights and its threat class's weight, plus the code's own correction if it has one
     (the same for both colours). A forbidden cell (renju black) is worth its class's weight alone: it is no shape."""
-    weights = eval_weights.for_rule(rule.name.lower())
-    key = (rule, repr(weights))  # the weights are data that tests (and refits) may swap: cache by their content
-    if key in _CELL_VALUES:
-        return array("i", _CELL_VALUES[key])
-    out = _code_values(rule, weights, ROLES)
-    _CELL_VALUES[key] = out
-    return array("i", out)
+    return _code_values(rule, eval_weights.for_rule(rule.name.lower()), ROLES)
 
 
 def _code_values(rule: Rule, weights: dict, roles: "tuple[str, str]") -> "array[int]":
     """int32[2 colours x 2 roles x NUM_CODES]: per colour and role, each pattern code's class weight plus its four
     line patterns' weights and its own correction (weights "code", if any); a forbidden cell (renju black) gets its
-    class's weight alone."""
+    class's weight alone. A fresh copy of a table cached by the weights' content (tests and refits swap them)."""
+    key = (rule, roles, repr(weights))
+    if key in _CODE_VALUES:
+        return array("i", _CODE_VALUES[key])
     classes = code_classes(rule)
     out = array("i", bytes(4 * 4 * NUM_CODES))
     for ci in range(2):
@@ -374,16 +371,12 @@ def _code_values(rule: Rule, weights: dict, roles: "tuple[str, str]") -> "array[
                 cls = classes[ci * NUM_CODES + code] & ((1 << P4_BITS) - 1)
                 shape = sum(line[p] for p in combo) + corrections.get(code, 0) if cls != Pattern4.FORBID else 0
                 out[base + code] = klass[cls] + shape
-    return out
+    _CODE_VALUES[key] = out
+    return array("i", out)
 
 
 ORDER_ROLES = ("own", "opponent")
 """The move ordering scores a cell for the side to move (what it makes) and for the opponent (what it takes)."""
-
-
-@functools.lru_cache(maxsize=None)
-def _order_values(rule: Rule, weights_repr: str) -> "array[int]":
-    return _code_values(rule, order_weights.for_rule(rule.name.lower()), ORDER_ROLES)
 
 
 def order_values(rule: Rule) -> "array[int]":
@@ -391,4 +384,4 @@ def order_values(rule: Rule) -> "array[int]":
     at [(colour index * 2 + role) * NUM_CODES + code] (role 0: the colour to move, 1: its opponent), from the
     fitted weights of `rule` (order_weights.py): the sum of its four line patterns' weights and its class's weight.
     A forbidden cell (renju black) scores its class's weight alone."""
-    return array("i", _order_values(rule, repr(order_weights.for_rule(rule.name.lower()))))
+    return _code_values(rule, order_weights.for_rule(rule.name.lower()), ORDER_ROLES)
