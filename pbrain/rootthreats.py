@@ -322,11 +322,13 @@ class RootThreats:
                      node_budget_end: int) -> bool:
         """After `move`, does the opponent provably win by VCF within `vcf_fours` fours or by VCT within
         `vct_threats` threats (0: not tried)? True when it leaves the opponent a five; False when the budget or
-        the deadline is spent, or when the move makes a four (it keeps the initiative)."""
+        the deadline is spent, or when the move makes a four (it keeps the initiative). A probe never runs past
+        `node_budget_end`."""
         board = self.board
         threats = self.threats
         if self.nodes >= node_budget_end or time.perf_counter() >= deadline:
             return False
+        probe_nodes = min(probe_nodes, node_budget_end - self.nodes)
         self._check_limits()
         if self.aborted:
             return False

@@ -58,3 +58,12 @@ def test_a_timed_think_probes_its_final_move() -> None:
         "data: the losing move is proven losing"
     engine.undo()
     assert engine.think(Limits(turn_ms=1300)).move != (9, 7)
+
+
+@pytest.mark.parametrize("max_nodes", [30_000, 80_000, 200_000])
+def test_a_node_limited_think_under_threat_keeps_its_limit(max_nodes: int) -> None:
+    # Under a threat every new best move is probed for the opponent's win; a probe used to take its whole budget
+    # (VERIFY_NODES) whatever was left of the think's, and ran a node-limited think past its limit.
+    for item in MUST_DEFEND[:6]:
+        result = engine_of(item).think(Limits(max_nodes=max_nodes))
+        assert result.nodes <= max_nodes + 2000, item["id"]
