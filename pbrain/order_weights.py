@@ -26,14 +26,14 @@ HAND_SET: dict = {
 WEIGHTS: Dict[str, dict] = {
     "freestyle": {
         "line": {
-            "own": (-390, 0, -281, -295, -205, 0, -174, 85, 10, 611, 639, 0, 0, 0),
-            "opponent": (-266, 0, -262, -300, -324, 0, -199, -100, -147, 187, 599, 813, 0, 0),
+            "own": (-1299, 0, -938, -983, -682, 0, -581, 284, 34, 2037, 2129, 0, 0, 0),
+            "opponent": (-886, 0, -874, -1000, -1082, 0, -665, -333, -489, 622, 1998, 2709, 0, 0),
         },
         "class": {
-            "own": (-264, 0, -254, -201, -135, 19, -209, -7, 411, -21, 157, 502, 3000, 20000),
-            "opponent": (-395, 0, -277, -90, -459, -173, -114, -14, 104, 85, 200, 329, 806, 10000),
+            "own": (-879, 0, -847, -671, -448, 63, -696, -22, 1372, -70, 525, 1674, 3000, 20000),
+            "opponent": (-1316, 0, -924, -301, -1531, -578, -380, -47, 346, 284, 665, 1096, 2686, 10000),
         },
-        "source": "tuning.policy's model (ridge 1, scale 300) on 2026-11-26: 834 of 1,043 positions sampled from 120 self-play games at 20,000 nodes a move, each with Rapfi's move at 200,000 nodes; on the 209 held out, the analyst's move came first 41 % of the time (31 % for HAND_SET), mean rank 3.8 (4.9); the mover's open four and five and the opponent's five keep the hand-set weights",
+        "source": "tuning.policy's model (ridge 1) on 2026-11-26, scale 1000 (shipped at scale 300 first): 834 of 1,043 positions sampled from 120 self-play games at 20,000 nodes a move, each with Rapfi's move at 200,000 nodes; on the 209 held out, the analyst's move came first 41 % of the time (31 % for HAND_SET), mean rank 3.8 (4.9); the mover's open four and five and the opponent's five keep the hand-set weights",
     },
 }
 

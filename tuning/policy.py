@@ -194,7 +194,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="tuning.label's JSON lines (with the analyst's moves)")
     parser.add_argument("--ridge", type=float, default=1.0)
-    parser.add_argument("--scale", type=float, default=100.0, help="ordering units per unit of log-probability")
+    parser.add_argument("--scale", type=float, default=1000.0,
+                        help="ordering units per unit of log-probability (1000: the static order outweighs history)")
     parser.add_argument("--min-positions", type=int, default=200, help="rules with fewer keep their weights")
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
