@@ -4,7 +4,12 @@ Per rule: a weight for each line pattern (patterns.Pattern order) and each threa
 the cell for the side to move ("own": what the move makes) and for the opponent ("opponent": what the move takes
 away). A cell's static ordering score is the sum over its four line patterns and its class, for both sides: a linear
 move policy (its logits times the scale the fit used), so the moves a stronger player picks come first. Rules
-without fitted weights of their own use HAND_SET.
+without fitted weights of their own use freestyle's (the shapes are the same; a standard or renju fit of their own
+would replace them), and HAND_SET when there is no freestyle fit either.
+
+A renju point forbidden to black scores its class weight alone (patterns.order_values): freestyle's fit never sees
+the FORBID class, so its opponent weight is set to what the fit gives a cell of class NONE with four dead lines
+(NONE + 4 x DEAD): for white, taking a point black may not play takes away nothing.
 """
 from __future__ import annotations
 
@@ -31,7 +36,7 @@ WEIGHTS: Dict[str, dict] = {
         },
         "class": {
             "own": (-879, 0, -847, -671, -448, 63, -696, -22, 1372, -70, 525, 1674, 3000, 20000),
-            "opponent": (-1316, 0, -924, -301, -1531, -578, -380, -47, 346, 284, 665, 1096, 2686, 10000),
+            "opponent": (-1316, -4860, -924, -301, -1531, -578, -380, -47, 346, 284, 665, 1096, 2686, 10000),
         },
         "source": "tuning.policy's model (ridge 1) on 2026-11-26, scale 1000 (shipped at scale 300 first): 834 of 1,043 positions sampled from 120 self-play games at 20,000 nodes a move, each with Rapfi's move at 200,000 nodes; on the 209 held out, the analyst's move came first 41 % of the time (31 % for HAND_SET), mean rank 3.8 (4.9); the mover's open four and five and the opponent's five keep the hand-set weights",
     },
@@ -39,6 +44,6 @@ WEIGHTS: Dict[str, dict] = {
 
 
 def for_rule(rule: str) -> dict:
-    """The ordering weights of `rule` ('freestyle', 'standard', 'renju', 'caro', 'caro_exact'): its own, or
-    HAND_SET."""
-    return WEIGHTS.get(rule, HAND_SET)
+    """The ordering weights of `rule` ('freestyle', 'standard', 'renju', 'caro', 'caro_exact'): its own, else
+    freestyle's, else HAND_SET."""
+    return WEIGHTS.get(rule, WEIGHTS.get("freestyle", HAND_SET))

@@ -138,3 +138,26 @@ def test_the_command_line_fits_labelled_positions(tmp_path, capsys) -> None:
     fitted = namespace["WEIGHTS"]["freestyle"]
     assert fitted["line"]["own"][Pattern.F2A] > 0
     assert "fitted ordering" in capsys.readouterr().out
+
+
+def test_rules_without_an_ordering_fit_of_their_own_use_freestyles() -> None:
+    """Standard, renju and caro order moves by freestyle's fitted weights (the same shapes), not by HAND_SET,
+    until a fit of their own is shipped."""
+    for rule in ("standard", "renju", "caro", "caro_exact"):
+        expected = order_weights.WEIGHTS.get(rule, order_weights.WEIGHTS["freestyle"])
+        assert order_weights.for_rule(rule) is expected
+        assert order_weights.for_rule(rule) is not order_weights.HAND_SET
+
+
+def test_a_point_forbidden_to_black_is_worth_no_more_to_white_than_a_dead_cell() -> None:
+    """Under renju, white's ordering scores a point black may not play (class FORBID for black) as what the
+    fit gives a black cell of class NONE with four dead lines: taking it takes nothing from black."""
+    weights = order_weights.for_rule("renju")
+    table = patterns.order_values(Rule.RENJU)
+    classes = patterns.code_classes(Rule.RENJU)
+    n = patterns.NUM_CODES
+    forbidden = [code for code in range(n) if classes[code] & 15 == Pattern4.FORBID]
+    assert forbidden
+    dead = weights["class"]["opponent"][Pattern4.NONE] + 4 * weights["line"]["opponent"][Pattern.DEAD]
+    # black is colour index 0; role 1 is the opponent's (white to move scores what its move takes from black)
+    assert all(table[(2 * 0 + 1) * n + code] == dead for code in forbidden)
