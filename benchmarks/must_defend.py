@@ -10,7 +10,9 @@ count: it is not a must-defend position.
 
     .venv/bin/python benchmarks/must_defend.py --judge /path/to/pbrain-rapfi --time 1.0 --judge-ms 5000
 
-Run it alone on the machine: both programs are timed by the wall clock.
+Run it alone on the machine: both programs are timed by the wall clock. With `--nodes N` Pentad searches N nodes a
+position instead (the same move on any machine, under any load: a screen for search changes), and `--cache FILE`
+keeps the judge's verdict on each (position, move) between runs, so only moves not judged before cost the judge's time.
 """
 from __future__ import annotations
 
@@ -19,10 +21,10 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
 
 from pbrain.engine import Engine, Limits  # noqa: E402
 from pbrain.rules import Rule  # noqa: E402
@@ -35,12 +37,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", required=True, help="the judge brain's executable")
     parser.add_argument("--time", type=float, default=1.0, help="Pentad's turn in seconds")
+    parser.add_argument("--nodes", type=int, default=0, help="Pentad's node budget a position instead of --time")
+    parser.add_argument("--cache", type=Path, help="JSON of the judge's verdicts already given; new ones are added")
     parser.add_argument("--judge-ms", type=int, default=5000,
                         help="the judge's turn in milliseconds (at 2000 Rapfi misses some 20-45-ply wins)")
     parser.add_argument("--suite", type=Path, default=SUITE)
     args = parser.parse_args(argv)
     positions = json.loads(args.suite.read_text())
-    judge = Analyst([args.judge], args.judge_ms)
+    cache: Dict[str, Optional[str]] = {}
+    if args.cache is not None and args.cache.exists():
+        cache = json.loads(args.cache.read_text())
+    judge: Optional[Analyst] = None
+    limits = Limits(max_nodes=args.nodes) if args.nodes > 0 else Limits(turn_ms=int(args.time * 1000))
     held = 0
     counted = 0
     try:
@@ -49,10 +57,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for x, y in position["moves"]:
                 engine.play(x, y)
             started = time.perf_counter()
-            result = engine.think(Limits(turn_ms=int(args.time * 1000)))
+            result = engine.think(limits)
             spent = time.perf_counter() - started
             move = list(result.move)
-            verdict = judge.evaluate(position["size"], position["rule"], position["moves"] + [move])
+            key = f"{k} {move[0]},{move[1]} {args.judge_ms}"
+            if key not in cache:
+                if judge is None:
+                    judge = Analyst([args.judge], args.judge_ms)
+                cache[key] = judge.evaluate(position["size"], position["rule"], position["moves"] + [move])
+                if args.cache is not None:
+                    args.cache.write_text(json.dumps(cache))
+            verdict = cache[key]
             holds = verdict is None or not verdict.startswith("+M")
             must_defend = "no_hold" not in position
             counted += must_defend
@@ -63,8 +78,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   f"{position['losing'][1]}) judge {verdict} | depth {result.depth} eval {result.score} "
                   f"{result.reason} {spent:.2f} s", flush=True)
     finally:
-        judge.close()
-    print(f"held {held} of {counted} at {args.time:g} s a move (judge {args.judge_ms} ms; {len(positions) - counted} "
+        if judge is not None:
+            judge.close()
+    budget = f"{args.nodes:,} nodes" if args.nodes > 0 else f"{args.time:g} s"
+    print(f"held {held} of {counted} at {budget} a move (judge {args.judge_ms} ms; {len(positions) - counted} "
           f"positions with no holding move left out)")
     return 0
 
