@@ -12,7 +12,7 @@ count: it is not a must-defend position.
 
 Run it alone on the machine: both programs are timed by the wall clock. With `--nodes N` Pentad searches N nodes a
 position instead (the same move on any machine, under any load: a screen for search changes), and `--cache FILE`
-keeps the judge's verdict on each (position, move) between runs, so only moves not judged before cost the judge's time.
+keeps the judge's verdict on each position after a move (by its stones and the judge's time) between runs, so only moves not judged before cost the judge's time.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from typing import Dict, Optional, Sequence
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
 
+from move_loss import position_key  # noqa: E402  (this folder: the script's own)
 from pbrain.engine import Engine, Limits  # noqa: E402
 from pbrain.rules import Rule  # noqa: E402
 from tuning.label import Analyst  # noqa: E402
@@ -60,7 +61,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             result = engine.think(limits)
             spent = time.perf_counter() - started
             move = list(result.move)
-            key = f"{k} {move[0]},{move[1]} {args.judge_ms}"
+            key = f"{position_key(position['moves'] + [move])} {args.judge_ms}"
             if key not in cache:
                 if judge is None:
                     judge = Analyst([args.judge], args.judge_ms)
