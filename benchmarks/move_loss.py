@@ -16,6 +16,17 @@ differ count, and the difference of the analyst's win probabilities is paired th
         --analyst ../shared/sparring/rapfi/pbrain-rapfi --analyst-nodes 300000 --cache /tmp/judged.jsonl
 
 The win probability of a score is sigmoid(score / --scale) (a mate: 0 or 1), from the mover's side after its move.
+`judge` also says how much of each difference comes from positions decided by a forced win that one of the two moves
+allows or finds (a mate score after one move and not after the other).
+
+The gap to the analyst itself: its own move in each position, at the node budget it judges with, is a moves file
+like any build's (`analyst`), and judging a build's moves against it says what the build loses a move and where:
+
+    python benchmarks/move_loss.py analyst /tmp/pos.jsonl --analyst ../shared/sparring/rapfi/pbrain-rapfi \
+        --analyst-nodes 300000 --out /tmp/rapfi.jsonl
+    python benchmarks/move_loss.py judge /tmp/pos.jsonl /tmp/new.jsonl /tmp/rapfi.jsonl --analyst ... --cache ...
+
+(The analyst judging its own moves favours them somewhat: its search after its move follows the line it chose.)
 """
 from __future__ import annotations
 
@@ -98,6 +109,54 @@ def choose_moves(positions: Sequence[dict], nodes: int) -> List[dict]:
         chosen.append({"index": index, "move": list(result.move) if result.move else None,
                        "score": result.score, "depth": result.depth})
     return chosen
+
+
+def forced_share(reference: Dict[int, float], other: Dict[int, float], moved: Dict[int, bool]
+                 ) -> Tuple[int, float, int, float]:
+    """Where the moves differ and both are judged: (how many are decided by a forced win that one of the two moves
+    allows or finds, the sum of other - reference over them, how many are not, the sum over those). A forced win
+    is a win probability of exactly 0 or 1 (a mate score, or a five on the board)."""
+    forced = rest = 0
+    forced_sum = rest_sum = 0.0
+    for i, value in reference.items():
+        if i not in other or not moved.get(i):
+            continue
+        difference = other[i] - value
+        if difference != 0.0 and (value in (0.0, 1.0) or other[i] in (0.0, 1.0)):
+            forced += 1
+            forced_sum += difference
+        else:
+            rest += 1
+            rest_sum += difference
+    return forced, forced_sum, rest, rest_sum
+
+
+def analyst_moves(positions: Sequence[dict], analyst_factory, workers: int) -> List[dict]:
+    """The analyst's own move in each position, as a moves file's rows ({"index", "move", "score"}: the score is
+    the analyst's for the side to move before it), by analysts that `analyst_factory()` makes (one per worker;
+    each has `analyse(size, rule, moves)` -> (score, [x, y]) and `close()`)."""
+    rows: Dict[int, dict] = {}
+    lock = threading.Lock()
+    local = threading.local()
+    analysts: list = []
+
+    def work(index: int) -> None:
+        if not hasattr(local, "analyst"):
+            local.analyst = analyst_factory()
+            with lock:
+                analysts.append(local.analyst)
+        position = positions[index]
+        score, move = local.analyst.analyse(position["size"], position["rule"], position["moves"])
+        with lock:
+            rows[index] = {"index": index, "move": move, "score": score}
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            list(pool.map(work, range(len(positions))))
+    finally:
+        for analyst in analysts:
+            analyst.close()
+    return [rows[i] for i in range(len(positions))]
 
 
 def differing(files: Sequence[List[dict]]) -> set:
@@ -205,18 +264,33 @@ def _choose_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _judge_command(args: argparse.Namespace) -> int:
+def _analyst_factory(args: argparse.Namespace):
+    """Makes analysts as the command line says: a node budget from a cleared hash, or a turn time."""
     from tuning.label import Analyst
 
+    options = [f"INFO max_node {args.analyst_nodes}", "INFO max_memory 0"] if args.analyst_nodes else []
+    before = ["YXHASHCLEAR"] if args.analyst_nodes else []
+    turn_ms = 1000000 if args.analyst_nodes else args.analyst_ms
+    return lambda: Analyst([args.analyst], turn_ms, options=options, before_each=before)
+
+
+def _analyst_command(args: argparse.Namespace) -> int:
+    positions = read_jsonl(args.positions)
+    chosen = analyst_moves(positions, _analyst_factory(args), args.workers)
+    with open(args.out, "w") as out:
+        for row in chosen:
+            out.write(json.dumps(row) + "\n")
+    print(f"{len(chosen)} moves by {args.analyst} -> {args.out}")
+    return 0
+
+
+def _judge_command(args: argparse.Namespace) -> int:
     positions = read_jsonl(args.positions)
     files = [read_jsonl(path) for path in args.moves]
     cache: Dict[str, Optional[str]] = {}
     if args.cache:
         for row in read_jsonl(args.cache):
             cache[row["key"]] = row["score"]
-    options = [f"INFO max_node {args.analyst_nodes}", "INFO max_memory 0"] if args.analyst_nodes else []
-    before = ["YXHASHCLEAR"] if args.analyst_nodes else []
-    turn_ms = 1000000 if args.analyst_nodes else args.analyst_ms
     cache_file = open(args.cache, "a") if args.cache else None
 
     def remember(key: str, score: Optional[str]) -> None:
@@ -225,9 +299,7 @@ def _judge_command(args: argparse.Namespace) -> int:
             cache_file.flush()
 
     try:
-        results = judge(positions, files, lambda: Analyst([args.analyst], turn_ms, options=options,
-                                                           before_each=before),
-                        args.scale, cache, args.workers, remember,
+        results = judge(positions, files, _analyst_factory(args), args.scale, cache, args.workers, remember,
                         differing(files) if args.differing_only else None)
     finally:
         if cache_file is not None:
@@ -244,6 +316,9 @@ def _judge_command(args: argparse.Namespace) -> int:
             worse = sum(1 for i in result if moved.get(i) and i in reference and result[i] < reference[i] - 0.05)
             line += (f"; against {args.moves[0]}: a different move in {n}, {100 * diff:+.2f} ± {100 * se:.2f} points"
                      f" a differing move ({better} better, {worse} worse by 5 points or more)")
+            forced, forced_sum, rest, rest_sum = forced_share(reference, result, moved)
+            line += (f"; {forced} of them decided by a forced win one of the moves allows or finds"
+                     f" ({100 * forced_sum:+.1f} points in all), the other {rest} {100 * rest_sum:+.1f}")
         print(line)
     return 0
 
@@ -261,20 +336,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     c.add_argument("--nodes", type=int, default=200000, help="node budget a move (default 200,000)")
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--out", type=Path, required=True)
+    a = commands.add_parser("analyst", help="the analyst's own move in each position (a moves file to judge)")
+    a.add_argument("positions", type=Path)
+    a.add_argument("--out", type=Path, required=True)
     j = commands.add_parser("judge", help="the analyst's verdict on each moves file")
     j.add_argument("positions", type=Path)
     j.add_argument("moves", type=Path, nargs="+", help="moves files; the first is the reference")
-    j.add_argument("--analyst", required=True, help="the analyst brain's executable")
-    j.add_argument("--analyst-nodes", type=int, default=300000,
-                   help="the analyst's node budget a position (INFO max_node; 0: --analyst-ms instead)")
-    j.add_argument("--analyst-ms", type=int, default=300, help="the analyst's time a position without a node budget")
+    for command in (a, j):
+        command.add_argument("--analyst", required=True, help="the analyst brain's executable")
+        command.add_argument("--analyst-nodes", type=int, default=300000,
+                             help="the analyst's node budget a position (INFO max_node; 0: --analyst-ms instead)")
+        command.add_argument("--analyst-ms", type=int, default=300,
+                             help="the analyst's time a position without a node budget")
+        command.add_argument("--workers", type=int, default=2)
     j.add_argument("--scale", type=float, default=300.0, help="score scale of the win probability (default 300)")
-    j.add_argument("--workers", type=int, default=2)
     j.add_argument("--differing-only", action="store_true",
                    help="judge only the positions where some file's move differs from the first's")
     j.add_argument("--cache", type=Path, help="JSON lines of scores already judged; new ones are appended")
     args = parser.parse_args(argv)
-    return {"positions": _positions_command, "choose": _choose_command, "judge": _judge_command}[args.command](args)
+    return {"positions": _positions_command, "choose": _choose_command, "analyst": _analyst_command,
+            "judge": _judge_command}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -102,3 +102,36 @@ def test_a_node_limited_analyst_gets_its_options_and_answers_the_same_twice() ->
         assert analyst.evaluate(15, "freestyle", moves) == first
     finally:
         analyst.close()
+
+
+class MovingAnalyst(ScriptedAnalyst):
+    """A scripted analyst that also answers `analyse` with the move and score of a table keyed by the stones."""
+
+    def __init__(self, answers: dict, log: list) -> None:
+        super().__init__({}, log)
+        self.answers = answers
+
+    def analyse(self, size: int, rule: str, moves: list) -> tuple:
+        self.log.append(len(moves))
+        return self.answers[len(moves)]
+
+
+def test_the_analysts_own_moves_make_a_moves_file_in_position_order() -> None:
+    positions = [{"rule": "freestyle", "size": 15, "moves": RECORD["moves"][:n]} for n in (4, 6, 5)]
+    answers = {4: ("12", [5, 9]), 5: ("+M9", [4, 10]), 6: ("-30", [2, 2])}
+    log: list = []
+    rows = move_loss.analyst_moves(positions, lambda: MovingAnalyst(answers, log), workers=2)
+    assert rows == [{"index": 0, "move": [5, 9], "score": "12"}, {"index": 1, "move": [2, 2], "score": "-30"},
+                    {"index": 2, "move": [4, 10], "score": "+M9"}]
+    assert sorted(entry for entry in log if entry != "closed") == [4, 5, 6] and "closed" in log
+
+
+def test_the_forced_share_splits_the_differences_decided_by_a_forced_win() -> None:
+    reference = {0: 0.0, 1: 0.4, 2: 0.5, 3: 1.0, 4: 0.3}
+    other = {0: 0.6, 1: 0.5, 2: 1.0, 3: 1.0, 4: 0.9}
+    moved = {0: True, 1: True, 2: True, 3: True, 4: False}
+    forced, forced_sum, rest, rest_sum = move_loss.forced_share(reference, other, moved)
+    # 0: a move into a forced loss against a holding one; 2: a forced win found; 3: both forced wins, no difference
+    assert (forced, rest) == (2, 2)
+    assert forced_sum == pytest.approx(0.6 + 0.5) and rest_sum == pytest.approx(0.1)
+    assert move_loss.forced_share(reference, other, {}) == (0, 0.0, 0, 0.0)
