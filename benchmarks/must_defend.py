@@ -8,6 +8,15 @@ judge reports no win for itself. Prints one line a position and the count held. 
 longer judge found every move lost, the listed holding one too) is still played and printed but left out of the
 count: it is not a must-defend position.
 
+A position marked `win` is the other way round: the side to move has a forced win. benchmarks/data/forced_wins.json
+has 40, from the move-loss screen's positions of Pentad's games (Rapfi at 300,000 nodes sees the win): 25 just after
+a move Pentad chose at 300,000 nodes that lets the opponent win, 15 where Pentad is to move and its move at 300,000
+nodes missed the win. Pentad keeps the win when the judge, after Pentad's move, reports a forced loss for itself
+(`Eval -M9`):
+
+    .venv/bin/python benchmarks/must_defend.py --suite benchmarks/data/forced_wins.json --nodes 1000000 \
+        --judge /path/to/pbrain-rapfi --cache /tmp/judged.json
+
     .venv/bin/python benchmarks/must_defend.py --judge /path/to/pbrain-rapfi --time 1.0 --judge-ms 5000
 
 Run it alone on the machine: both programs are timed by the wall clock. With `--nodes N` Pentad searches N nodes a
@@ -52,6 +61,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     limits = Limits(max_nodes=args.nodes) if args.nodes > 0 else Limits(turn_ms=int(args.time * 1000))
     held = 0
     counted = 0
+    won = 0
+    wins = 0
     try:
         for k, position in enumerate(positions):
             engine = Engine(position["size"], rule=Rule[position["rule"]])
@@ -69,6 +80,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 if args.cache is not None:
                     args.cache.write_text(json.dumps(cache))
             verdict = cache[key]
+            if position.get("win"):
+                kept = verdict is not None and verdict.startswith("-M")
+                wins += 1
+                won += kept
+                print(f"{k:2d} {'won' if kept else 'MISSED':6s} move {move[0]},{move[1]} judge {verdict} | depth "
+                      f"{result.depth} eval {result.score} {result.reason} {spent:.2f} s", flush=True)
+                continue
             holds = verdict is None or not verdict.startswith("+M")
             must_defend = "no_hold" not in position
             counted += must_defend
@@ -82,8 +100,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if judge is not None:
             judge.close()
     budget = f"{args.nodes:,} nodes" if args.nodes > 0 else f"{args.time:g} s"
-    print(f"held {held} of {counted} at {budget} a move (judge {args.judge_ms} ms; {len(positions) - counted} "
-          f"positions with no holding move left out)")
+    if counted or not wins:
+        print(f"held {held} of {counted} at {budget} a move (judge {args.judge_ms} ms; "
+              f"{len(positions) - counted - wins} positions with no holding move left out)")
+    if wins:
+        print(f"kept the forced win in {won} of {wins} at {budget} a move (judge {args.judge_ms} ms)")
     return 0
 
 
