@@ -89,6 +89,13 @@ def paired(reference: Dict[int, float], other: Dict[int, float], moved: Dict[int
     return len(diffs), mean, math.sqrt(variance / len(diffs))
 
 
+def write_jsonl(path: Path, rows: Sequence[dict]) -> None:
+    """Write `rows` to `path`, one JSON line each."""
+    with open(path, "w") as out:
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+
+
 def read_jsonl(path: Path) -> List[dict]:
     """The JSON lines of a file ([] when it does not exist)."""
     if not path.exists():
@@ -131,31 +138,43 @@ def forced_share(reference: Dict[int, float], other: Dict[int, float], moved: Di
     return forced, forced_sum, rest, rest_sum
 
 
+def ask_analysts(analyst_factory, workers: int, items: Sequence, ask) -> None:
+    """Call ask(analyst, item) for every item, `workers` at a time, each thread with its own analyst from
+    `analyst_factory()` (made on the thread's first item); every analyst is closed at the end. `ask` is called from
+    the pool's threads: what it records it must guard itself."""
+    lock = threading.Lock()
+    local = threading.local()
+    analysts: list = []
+
+    def work(item) -> None:
+        if not hasattr(local, "analyst"):
+            local.analyst = analyst_factory()
+            with lock:
+                analysts.append(local.analyst)
+        ask(local.analyst, item)
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            list(pool.map(work, items))
+    finally:
+        for analyst in analysts:
+            analyst.close()
+
+
 def analyst_moves(positions: Sequence[dict], analyst_factory, workers: int) -> List[dict]:
     """The analyst's own move in each position, as a moves file's rows ({"index", "move", "score"}: the score is
     the analyst's for the side to move before it), by analysts that `analyst_factory()` makes (one per worker;
     each has `analyse(size, rule, moves)` -> (score, [x, y]) and `close()`)."""
     rows: Dict[int, dict] = {}
     lock = threading.Lock()
-    local = threading.local()
-    analysts: list = []
 
-    def work(index: int) -> None:
-        if not hasattr(local, "analyst"):
-            local.analyst = analyst_factory()
-            with lock:
-                analysts.append(local.analyst)
+    def ask(analyst, index: int) -> None:
         position = positions[index]
-        score, move = local.analyst.analyse(position["size"], position["rule"], position["moves"])
+        score, move = analyst.analyse(position["size"], position["rule"], position["moves"])
         with lock:
             rows[index] = {"index": index, "move": move, "score": score}
 
-    try:
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            list(pool.map(work, range(len(positions))))
-    finally:
-        for analyst in analysts:
-            analyst.close()
+    ask_analysts(analyst_factory, workers, range(len(positions)), ask)
     return [rows[i] for i in range(len(positions))]
 
 
@@ -193,27 +212,16 @@ def judge(positions: Sequence[dict], files: Sequence[List[dict]], analyst_factor
             if key not in cache:
                 wanted[key] = (position, after)
     lock = threading.Lock()
-    local = threading.local()
-    analysts: list = []
 
-    def work(item: Tuple[str, Tuple[dict, Moves]]) -> None:
+    def ask(analyst, item: Tuple[str, Tuple[dict, Moves]]) -> None:
         key, (position, after) = item
-        if not hasattr(local, "analyst"):
-            local.analyst = analyst_factory()
-            with lock:
-                analysts.append(local.analyst)
-        score = local.analyst.evaluate(position["size"], position["rule"], after)
+        score = analyst.evaluate(position["size"], position["rule"], after)
         with lock:
             cache[key] = score
             if on_new is not None:
                 on_new(key, score)
 
-    try:
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            list(pool.map(work, sorted(wanted.items())))
-    finally:
-        for analyst in analysts:
-            analyst.close()
+    ask_analysts(analyst_factory, workers, sorted(wanted.items()), ask)
     for f, chosen in enumerate(files):
         results[f].update(decided[f])
         for row in chosen:
@@ -232,9 +240,7 @@ def _positions_command(args: argparse.Namespace) -> int:
     found = []
     for game, record in enumerate(read_records(args.games), 1):
         found.extend(sample_positions(record, args.min_stones, args.max_stones, game))
-    with open(args.out, "w") as out:
-        for position in found:
-            out.write(json.dumps(position) + "\n")
+    write_jsonl(args.out, found)
     print(f"{len(found)} positions from {len({p['game'] for p in found})} games -> {args.out}")
     return 0
 
@@ -257,9 +263,7 @@ def _choose_command(args: argparse.Namespace) -> int:
         chosen.sort(key=lambda row: row["index"])
     else:
         chosen = choose_moves(positions, args.nodes)
-    with open(args.out, "w") as out:
-        for row in chosen:
-            out.write(json.dumps(row) + "\n")
+    write_jsonl(args.out, chosen)
     print(f"{len(chosen)} moves by {Path(pbrain.__file__).parent} (compiled: {pbrain.compiled()}) -> {args.out}")
     return 0
 
@@ -277,9 +281,7 @@ def _analyst_factory(args: argparse.Namespace):
 def _analyst_command(args: argparse.Namespace) -> int:
     positions = read_jsonl(args.positions)
     chosen = analyst_moves(positions, _analyst_factory(args), args.workers)
-    with open(args.out, "w") as out:
-        for row in chosen:
-            out.write(json.dumps(row) + "\n")
+    write_jsonl(args.out, chosen)
     print(f"{len(chosen)} moves by {args.analyst} -> {args.out}")
     return 0
 
