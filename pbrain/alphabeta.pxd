@@ -15,6 +15,7 @@ cdef enum:
     LMR_COLUMNS = 64
     INF = 32000
     WIN_THRESHOLD = 29000
+    ONE_PLY = 4  # depth units a ply: the search's depth is counted in quarter plies
 
 cdef class AlphaBeta(RootThreats):
     cdef readonly TranspositionTable tt

@@ -9,6 +9,10 @@ one root search per iteration.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
 WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the node (Stockfish's value_to_tt).
+
+Depth is counted in units of a quarter ply (ONE_PLY = 4 units), so that a reduction or an extension can be a
+fraction of a ply (as Rapfi's are); the reductions, extensions and pruning depths used today are whole plies, and the
+parameters (params.py) stay in plies. The iteration depth and `ply` (the distance from the root) are plies.
 """
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ if not cython.compiled:
     LMR_COLUMNS = 64
     INF = 32000
     WIN_THRESHOLD = 29000
+    ONE_PLY = 4
     from pbrain.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER  # noqa: F401
 
 COMPILED = cython.compiled
@@ -85,10 +90,11 @@ class AlphaBeta(RootThreats):
 
     def set_reductions(self, base: float, divisor: float) -> None:
         """Fill the late-move reduction table: int(base + ln(depth) * ln(move number) / divisor) plies, at
-        least 1 (depths and move numbers past the table's edge use its last row and column)."""
+        least 1, in depth units (ONE_PLY a ply), indexed by whole plies of depth (depths and move numbers past the
+        table's edge use its last row and column)."""
         for d in range(1, LMR_ROWS):
             for m in range(1, LMR_COLUMNS):
-                self.lmr[d * LMR_COLUMNS + m] = max(1, int(base + math.log(d) * math.log(m) / divisor))
+                self.lmr[d * LMR_COLUMNS + m] = max(1, int(base + math.log(d) * math.log(m) / divisor)) * ONE_PLY
 
     def set_move_limits(self, base: int, power: float) -> None:
         """Fill the move-count pruning table: base + depth ** power moves at `depth` (0 turns it off)."""
@@ -105,7 +111,7 @@ class AlphaBeta(RootThreats):
             alpha = previous - window
             beta = previous + window
             while True:
-                score = self._pvs(alpha, beta, depth, 0)
+                score = self._pvs(alpha, beta, depth * ONE_PLY, 0)
                 if self.aborted:
                     return score
                 if score <= alpha:
@@ -115,12 +121,13 @@ class AlphaBeta(RootThreats):
                 else:
                     return score
                 window *= 4
-        return self._pvs(-INF, INF, depth, 0)
+        return self._pvs(-INF, INF, depth * ONE_PLY, 0)
 
     @cython.final
     def _pvs(self, alpha: int, beta: int, depth: int, ply: int) -> int:
-        """Negamax PVS. Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound, otherwise exact.
-        On return pv[ply * (MAX_PLY + 1) ...] holds the line from this node (pv_len[ply] is its end)."""
+        """Negamax PVS to `depth` units (ONE_PLY a ply; below one ply the leaf value). Fail-soft: a result <= alpha
+        is an upper bound, >= beta a lower bound, otherwise exact. On return pv[ply * (MAX_PLY + 1) ...] holds the
+        line from this node (pv_len[ply] is its end)."""
         board = self.board
         gen = self.gen
         self.pv_len[ply] = ply
@@ -154,7 +161,7 @@ class AlphaBeta(RootThreats):
                 return WIN - (ply + 3)
             if ply > 0 and self._three_wins(me):
                 return WIN - (ply + 5)
-            if depth <= 0:
+            if depth < ONE_PLY:
                 return self._quiesce(ply, beta)
 
         key = board.hash ^ (self.black_key if me == BLACK else self.white_key)  # self._key(), inline: no call per node
@@ -185,18 +192,20 @@ class AlphaBeta(RootThreats):
         defending = gen.has_flex4(opp)
         if not defending:
             prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD
-            if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
-                    static - self.futility_margin * (depth - improving) >= beta:
+            if prunable and self.futility_margin > 0 and depth <= self.futility_depth * ONE_PLY and \
+                    static - self.futility_margin * (depth - improving * ONE_PLY) // ONE_PLY >= beta:
                 return static
-            if prunable and depth <= self.razor_depth and static + self.razor_margin * depth < alpha:
+            if prunable and depth <= self.razor_depth * ONE_PLY and \
+                    static + self.razor_margin * depth // ONE_PLY < alpha:
                 return self._quiesce(ply, beta)  # razoring: only a short VCF could lift this node to alpha
         tt_extension = 0
-        if ply > 0 and skip < 0 and depth >= self.singular_depth and tt_move >= 0 and (tt_bound & BOUND_LOWER) and \
-                tt_depth >= depth - 3 and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and ply < 2 * self.root_depth:
+        if ply > 0 and skip < 0 and depth >= self.singular_depth * ONE_PLY and tt_move >= 0 and \
+                (tt_bound & BOUND_LOWER) and tt_depth >= depth - 3 * ONE_PLY and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD \
+                and ply < 2 * self.root_depth:
             # singular extension: does any other move come near the TT move's score, searched half as deep?
-            singular_beta = tt_score - self.singular_margin * depth
+            singular_beta = tt_score - self.singular_margin * depth // ONE_PLY
             self.skip[ply] = tt_move
-            score = self._pvs(singular_beta - 1, singular_beta, (depth - 1) // 2, ply)
+            score = self._pvs(singular_beta - 1, singular_beta, (depth // ONE_PLY - 1) // 2 * ONE_PLY, ply)
             self.skip[ply] = -1
             if self.aborted:
                 return 0
@@ -222,7 +231,7 @@ class AlphaBeta(RootThreats):
         self._order(ply, n, me, tt_move)
         move_limit = MAX_MOVES
         if ply > 0:
-            move_limit = self.move_limits[min(depth, LMR_ROWS - 1)]
+            move_limit = self.move_limits[min(depth // ONE_PLY, LMR_ROWS - 1)]
             if not improving:
                 move_limit >>= 1
         quiets = 0
@@ -244,28 +253,28 @@ class AlphaBeta(RootThreats):
                 quiets += 1
                 if quiets > move_limit and best > -WIN_THRESHOLD:
                     continue  # move-count pruning: the quiet moves left are the unlikely ones
-                if prunable and self.futility_margin > 0 and depth <= self.futility_depth and \
-                        static + self.futility_margin * depth <= alpha:
+                if prunable and self.futility_margin > 0 and depth <= self.futility_depth * ONE_PLY and \
+                        static + self.futility_margin * depth // ONE_PLY <= alpha:
                     continue
-            new_depth = depth - 1
+            new_depth = depth - ONE_PLY
             if move == tt_move:
-                new_depth += tt_extension
+                new_depth += tt_extension * ONE_PLY
             board.make(move)
             if i == 0:
                 score = -self._pvs(-beta, -alpha, new_depth, ply + 1)
             else:
                 reduction = 0
-                if depth >= self.lmr_min_depth and i >= self.lmr_min_move and own_class < P4_BLOCK4:
-                    reduction = self.lmr[min(depth, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
-                    if pv_node and reduction > 1:
-                        reduction -= 1
+                if depth >= self.lmr_min_depth * ONE_PLY and i >= self.lmr_min_move and own_class < P4_BLOCK4:
+                    reduction = self.lmr[min(depth // ONE_PLY, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
+                    if pv_node and reduction > ONE_PLY:
+                        reduction -= ONE_PLY
                     if not quiet:
-                        reduction -= 1  # a move that makes or stops an open three: one ply less reduction
-                    reduction -= self._history_plies(hist + move)
+                        reduction -= ONE_PLY  # a move that makes or stops an open three: one ply less reduction
+                    reduction -= self._history_plies(hist + move) * ONE_PLY
                     if reduction < 0:
                         reduction = 0
-                    if reduction > depth - 2:
-                        reduction = depth - 2
+                    if reduction > depth - 2 * ONE_PLY:
+                        reduction = depth - 2 * ONE_PLY
                 score = -self._pvs(-alpha - 1, -alpha, new_depth - reduction, ply + 1)
                 if score > alpha and reduction > 0:
                     score = -self._pvs(-alpha - 1, -alpha, new_depth, ply + 1)
@@ -284,7 +293,7 @@ class AlphaBeta(RootThreats):
                         self.root_score = score
                     if alpha >= beta:
                         if quiet:
-                            self._reward(ply, me, move, depth, tried)
+                            self._reward(ply, me, move, depth // ONE_PLY, tried)
                         break
             if quiet and tried < TRIED_MAX:
                 self.tried[ply * TRIED_MAX + tried] = move

@@ -17,7 +17,7 @@ from pbrain.alphabeta import AlphaBeta
 from pbrain.board import Board
 
 if not cython.compiled:
-    from pbrain.alphabeta import INF, MAX_PLY, WIN_THRESHOLD  # noqa: F401
+    from pbrain.alphabeta import INF, MAX_PLY, ONE_PLY, WIN_THRESHOLD  # noqa: F401
     from pbrain.board import P4_FIVE, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.rootthreats import CHECK_EVERY, WIN  # noqa: F401
@@ -253,7 +253,7 @@ class Searcher(AlphaBeta):
         while depth < max_depth and not self.aborted:
             depth += 1
             self.root_depth = depth
-            if abs(self._pvs(-INF, INF, depth, 0)) >= WIN_THRESHOLD:
+            if abs(self._pvs(-INF, INF, depth * ONE_PLY, 0)) >= WIN_THRESHOLD:
                 break
         board.unmake()
         self.root_count = root_count  # the think's own root moves again (the caller may still read them)
@@ -272,7 +272,7 @@ class Searcher(AlphaBeta):
         while depth < done_depth and not self.aborted:
             depth += 1
             self.root_depth = depth
-            result = self._pvs(-INF, INF, depth, 0)
+            result = self._pvs(-INF, INF, depth * ONE_PLY, 0)
             if self.pv_len[0] > 0:
                 move = self.pv[0]
                 score = self.root_score if self.aborted else result

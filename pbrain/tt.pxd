@@ -2,7 +2,7 @@
 cimport cython
 
 cdef enum:
-    AGE_PENALTY = 2
+    AGE_PENALTY = 8  # depth units: two plies of the main search's quarter plies
     BOUND_LOWER = 1
     BOUND_UPPER = 2
     BOUND_EXACT = 3

@@ -1,6 +1,7 @@
 """The main search's transposition table: buckets of two 16-byte entries (the key and a packed word: move, score,
 depth, bound, age). A store replaces the entry of the same position, else the bucket's less worthy entry: the
-shallower one, an entry from an earlier search counting AGE_PENALTY plies shallower per search since. Mate scores
+shallower one, an entry from an earlier search counting AGE_PENALTY depth units (two plies of the main search's
+quarter plies) shallower per search since. Mate scores
 are stored relative to the node and read back relative to the root.
 
 Compiled by Cython (tt.pxd has the C types); runs unchanged as plain Python.
@@ -18,7 +19,7 @@ if not cython.compiled:
     BOUND_UPPER = 2
     BOUND_EXACT = 3
     MATE_THRESHOLD = 29000
-    AGE_PENALTY = 2  # plies of depth an entry loses in the replacement choice per search since it was written
+    AGE_PENALTY = 8  # depth units (two plies) an entry loses in the replacement choice per search since written
 
 COMPILED = cython.compiled
 ENTRY_BYTES = 16

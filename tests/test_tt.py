@@ -66,11 +66,11 @@ def test_the_same_position_is_overwritten_in_place() -> None:
 def test_entries_of_old_searches_give_way() -> None:
     table = TranspositionTable(TABLE_BYTES)
     old_deep, recent, new = same_bucket_keys(table, 3)
-    table.store(old_deep, 1, 0, 8, BOUND_EXACT, 0)
+    table.store(old_deep, 1, 0, 32, BOUND_EXACT, 0)  # depth units: 8 plies of the main search's quarter plies
     for _ in range(4):
         table.new_search()
-    table.store(recent, 2, 0, 3, BOUND_EXACT, 0)
-    table.store(new, 3, 0, 3, BOUND_EXACT, 0)  # the depth-8 entry is 4 searches old: worth 0 now
+    table.store(recent, 2, 0, 12, BOUND_EXACT, 0)
+    table.store(new, 3, 0, 12, BOUND_EXACT, 0)  # the 32-unit entry is 4 searches old: worth 0 now
     assert not table.probe(old_deep, 0)
     assert table.probe(recent, 0) and table.probe(new, 0)
 
