@@ -184,6 +184,7 @@ class AlphaBeta(RootThreats):
                     return tt_score
 
         base = ply * MAX_MOVES
+        plies = depth // ONE_PLY  # whole plies of depth: what the tables and margins are indexed and scaled by
         pv_node = beta - alpha > 1
         prunable = False
         static = evaluate(board, me)
@@ -193,19 +194,18 @@ class AlphaBeta(RootThreats):
         if not defending:
             prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD
             if prunable and self.futility_margin > 0 and depth <= self.futility_depth * ONE_PLY and \
-                    static - self.futility_margin * (depth - improving * ONE_PLY) // ONE_PLY >= beta:
+                    static - self.futility_margin * (plies - improving) >= beta:
                 return static
-            if prunable and depth <= self.razor_depth * ONE_PLY and \
-                    static + self.razor_margin * depth // ONE_PLY < alpha:
+            if prunable and depth <= self.razor_depth * ONE_PLY and static + self.razor_margin * plies < alpha:
                 return self._quiesce(ply, beta)  # razoring: only a short VCF could lift this node to alpha
         tt_extension = 0
         if ply > 0 and skip < 0 and depth >= self.singular_depth * ONE_PLY and tt_move >= 0 and \
-                (tt_bound & BOUND_LOWER) and tt_depth >= depth - 3 * ONE_PLY and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD \
-                and ply < 2 * self.root_depth:
+                (tt_bound & BOUND_LOWER) and tt_depth >= depth - 3 * ONE_PLY and \
+                -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and ply < 2 * self.root_depth:
             # singular extension: does any other move come near the TT move's score, searched half as deep?
-            singular_beta = tt_score - self.singular_margin * depth // ONE_PLY
+            singular_beta = tt_score - self.singular_margin * plies
             self.skip[ply] = tt_move
-            score = self._pvs(singular_beta - 1, singular_beta, (depth // ONE_PLY - 1) // 2 * ONE_PLY, ply)
+            score = self._pvs(singular_beta - 1, singular_beta, (plies - 1) // 2 * ONE_PLY, ply)
             self.skip[ply] = -1
             if self.aborted:
                 return 0
@@ -231,7 +231,7 @@ class AlphaBeta(RootThreats):
         self._order(ply, n, me, tt_move)
         move_limit = MAX_MOVES
         if ply > 0:
-            move_limit = self.move_limits[min(depth // ONE_PLY, LMR_ROWS - 1)]
+            move_limit = self.move_limits[min(plies, LMR_ROWS - 1)]
             if not improving:
                 move_limit >>= 1
         quiets = 0
@@ -254,7 +254,7 @@ class AlphaBeta(RootThreats):
                 if quiets > move_limit and best > -WIN_THRESHOLD:
                     continue  # move-count pruning: the quiet moves left are the unlikely ones
                 if prunable and self.futility_margin > 0 and depth <= self.futility_depth * ONE_PLY and \
-                        static + self.futility_margin * depth // ONE_PLY <= alpha:
+                        static + self.futility_margin * plies <= alpha:
                     continue
             new_depth = depth - ONE_PLY
             if move == tt_move:
@@ -265,7 +265,7 @@ class AlphaBeta(RootThreats):
             else:
                 reduction = 0
                 if depth >= self.lmr_min_depth * ONE_PLY and i >= self.lmr_min_move and own_class < P4_BLOCK4:
-                    reduction = self.lmr[min(depth // ONE_PLY, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
+                    reduction = self.lmr[min(plies, LMR_ROWS - 1) * LMR_COLUMNS + min(i, LMR_COLUMNS - 1)]
                     if pv_node and reduction > ONE_PLY:
                         reduction -= ONE_PLY
                     if not quiet:
@@ -293,7 +293,7 @@ class AlphaBeta(RootThreats):
                         self.root_score = score
                     if alpha >= beta:
                         if quiet:
-                            self._reward(ply, me, move, depth // ONE_PLY, tried)
+                            self._reward(ply, me, move, plies, tried)
                         break
             if quiet and tried < TRIED_MAX:
                 self.tried[ply * TRIED_MAX + tried] = move

@@ -1,8 +1,8 @@
 """The main search's transposition table: buckets of two 16-byte entries (the key and a packed word: move, score,
 depth, bound, age). A store replaces the entry of the same position, else the bucket's less worthy entry: the
 shallower one, an entry from an earlier search counting AGE_PENALTY depth units (two plies of the main search's
-quarter plies) shallower per search since. Mate scores
-are stored relative to the node and read back relative to the root.
+quarter plies) shallower per search since. Mate scores are stored relative to the node and read back relative to
+the root.
 
 Compiled by Cython (tt.pxd has the C types); runs unchanged as plain Python.
 """
