@@ -72,8 +72,8 @@ class TranspositionTable:
         self.move -= 1
         self.score = (data >> 16) & 0xFFFF
         self.score -= 32768
-        self.depth = (data >> 32) & 0xFF
-        self.bound = (data >> 40) & 3
+        self.depth = (data >> 32) & 0xFFFF
+        self.bound = (data >> 48) & 3
         if self.score >= MATE_THRESHOLD:
             self.score -= ply
         elif self.score <= -MATE_THRESHOLD:
@@ -92,7 +92,7 @@ class TranspositionTable:
             slot += 1
         data = self.age
         data = (data << 2) | bound
-        data = (data << 8) | depth
+        data = (data << 16) | depth
         data = (data << 16) | (score + 32768)
         data = (data << 16) | (move + 1)
         self.keys[slot] = key
@@ -104,4 +104,4 @@ class TranspositionTable:
         data = self.data[slot]
         if data == 0:
             return -1
-        return ((data >> 32) & 0xFF) - AGE_PENALTY * ((self.age - (data >> 42)) & 63)
+        return ((data >> 32) & 0xFFFF) - AGE_PENALTY * ((self.age - (data >> 50)) & 63)

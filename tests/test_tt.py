@@ -20,6 +20,14 @@ def test_probe_returns_what_was_stored() -> None:
     assert not table.probe(54321, 3)
 
 
+def test_depths_past_64_plies_are_kept_whole() -> None:
+    # Depth is stored in quarter plies: `INFO max_depth 100` reaches 400 units at the root.
+    table = TranspositionTable(TABLE_BYTES)
+    table.store(777, 5, 40, 400, BOUND_UPPER, 0)
+    assert table.probe(777, 0)
+    assert (table.move, table.score, table.depth, table.bound) == (5, 40, 400, BOUND_UPPER)
+
+
 def test_no_move_is_kept_as_minus_one() -> None:
     table = TranspositionTable(TABLE_BYTES)
     table.store(99, -1, 0, 2, BOUND_UPPER, 0)
