@@ -35,6 +35,17 @@ def test_openings_are_read_as_offsets_from_the_centre(tmp_path: Path) -> None:
     assert brain_match.read_openings(path, 15) == [((5, 6), (9, 7), (9, 6)), ((7, 7), (8, 8), (6, 8))]
 
 
+def test_the_shipped_extra_openings_are_all_openings_as_c_gomoku_cli_reads_them() -> None:
+    # c-gomoku-cli takes every line of an offset file as an opening (a comment line made the gauntlet play no games)
+    path = SCRIPT.parent / "data" / "freestyle-15-extra.txt"
+    lines = path.read_text().splitlines()
+    openings = brain_match.read_openings(path, 15)
+    assert len(openings) == len(lines) == 154
+    for opening in openings:
+        assert len(opening) == 3 and len(set(opening)) == 3
+        assert all(0 <= x < 15 and 0 <= y < 15 for x, y in opening)
+
+
 def test_an_occupied_cell_loses_the_game(tmp_path: Path) -> None:
     centre = fake_brain(tmp_path, "centre", "        print('7,7', flush=True)\n")
     spec = brain_match.GameSpec(PENTAD, centre, ((7, 7), (8, 8), (6, 6)), 15, 0, 500, 0)
