@@ -4,8 +4,7 @@ the quiescence at the leaves. Late moves are reduced by a log-scaled table (less
 one ply less for a move that makes or stops an open three; moves that make a four are never reduced), and quiet
 moves (neither making nor stopping an open three or a four) are cut by a move count that grows with depth; non-PV
 nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from the static eval
-(or from the node's TT score when its bound lies beyond the eval, as Stockfish and PentaZen do); the eval kept per
-ply (its improvement over two plies ago) loosens them. The iterative-deepening driver (search.py) calls
+kept per ply (its improvement over two plies ago loosens them). The iterative-deepening driver (search.py) calls
 one root search per iteration.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
@@ -191,9 +190,6 @@ class AlphaBeta(RootThreats):
         static = evaluate(board, me)
         self.evals[ply] = static
         improving = ply < 2 or static > self.evals[ply - 2]
-        if tt_depth >= 0 and -WIN_THRESHOLD < tt_score < WIN_THRESHOLD and (
-                (tt_bound & BOUND_LOWER and tt_score > static) or (tt_bound & BOUND_UPPER and tt_score < static)):
-            static = tt_score  # a TT bound beyond the eval knows more: prune from it (evals[ply] keeps the eval)
         defending = gen.has_flex4(opp)
         if not defending:
             prunable = ply > 0 and not pv_node and -WIN_THRESHOLD < alpha and beta < WIN_THRESHOLD

@@ -7,8 +7,8 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 470053
-SIGNATURE_MOVES = [(7, 6), (9, 8), (10, 12), (7, 8), (12, 9), (5, 9)]
+SIGNATURE_NODES = 470424
+SIGNATURE_MOVES = [(8, 8), (9, 8), (10, 12), (7, 8), (12, 9), (5, 9)]
 
 
 @pytest.mark.skipif(not pbrain.compiled(), reason="the full-depth bench takes minutes interpreted")
