@@ -103,8 +103,9 @@ def read_jsonl(path: Path) -> List[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def choose_moves(positions: Sequence[dict], nodes: int) -> List[dict]:
-    """The move the importable pbrain chooses in each position with a `nodes` budget and no clock."""
+def choose_moves(positions: Sequence[dict], nodes: int, turn_ms: int = 0) -> List[dict]:
+    """The move the importable pbrain chooses in each position with a `nodes` budget and no clock, or (`turn_ms`
+    > 0) with a turn of `turn_ms` milliseconds as the brain has under `INFO timeout_turn`."""
     from pbrain.engine import Engine, Limits
 
     chosen = []
@@ -112,7 +113,7 @@ def choose_moves(positions: Sequence[dict], nodes: int) -> List[dict]:
         engine = Engine(position["size"], position["size"], Rule[position["rule"].upper()])
         for x, y in position["moves"]:
             engine.play(x, y)
-        result = engine.think(Limits(max_nodes=nodes))
+        result = engine.think(Limits(turn_ms=turn_ms) if turn_ms > 0 else Limits(max_nodes=nodes))
         chosen.append({"index": index, "move": list(result.move) if result.move else None,
                        "score": result.score, "depth": result.depth})
     return chosen
@@ -254,7 +255,7 @@ def _choose_command(args: argparse.Namespace) -> int:
 
         chunks = [positions[i::args.workers] for i in range(args.workers)]
         with Pool(args.workers) as pool:
-            parts = pool.starmap(choose_moves, [(chunk, args.nodes) for chunk in chunks])
+            parts = pool.starmap(choose_moves, [(chunk, args.nodes, args.turn_ms) for chunk in chunks])
         chosen = []
         for w, part in enumerate(parts):
             for row in part:
@@ -262,7 +263,7 @@ def _choose_command(args: argparse.Namespace) -> int:
                 chosen.append(row)
         chosen.sort(key=lambda row: row["index"])
     else:
-        chosen = choose_moves(positions, args.nodes)
+        chosen = choose_moves(positions, args.nodes, args.turn_ms)
     write_jsonl(args.out, chosen)
     print(f"{len(chosen)} moves by {Path(pbrain.__file__).parent} (compiled: {pbrain.compiled()}) -> {args.out}")
     return 0
@@ -336,6 +337,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     c = commands.add_parser("choose", help="the importable build's move in each position")
     c.add_argument("positions", type=Path)
     c.add_argument("--nodes", type=int, default=200000, help="node budget a move (default 200,000)")
+    c.add_argument("--turn-ms", type=int, default=0,
+                   help="a turn in milliseconds instead of the node budget (the time shares a clock sets; the moves "
+                        "then depend on the machine's speed and load)")
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--out", type=Path, required=True)
     a = commands.add_parser("analyst", help="the analyst's own move in each position (a moves file to judge)")
