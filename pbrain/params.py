@@ -114,13 +114,13 @@ ITERATION_GROWTH_MAX = 8.0
 ITERATION_GROWTH_DEFAULT = 3.0
 """Bounds (and the first guess) of the ratio between one iteration's time and the last one's: how the next
 iteration's time is predicted."""
-ROOT_VCF_SHARE = 0.1
-ROOT_VCT_SHARE = 0.2
+ROOT_VCF_SHARE = 0.05
+ROOT_VCT_SHARE = 0.1
 ROOT_THREAT_SHARE = 0.15
 ROOT_DEFENCE_SHARE = 0.25
-"""Deadlines of the root threat phases as shares of the soft time (own VCF, own VCT, the opponent's VCF / VCT were
-it to move, the defence filter's probe of each move: each ends by its share counted from the start); the main
-search has the rest."""
+"""Where the root threat phases end, as shares of the soft time and of a node limit counted from the start (own VCF,
+own VCT, the opponent's VCF / VCT were it to move, the defence filter's probe of each move); the marks rise, so
+each phase has a slice of its own. The main search has the rest."""
 CONVERT_SHARE = 0.7
 """When the last move was a proven win, the share of the hard time (and of a node limit) the re-proof may use."""
 PONDER_SHARE = 0.85

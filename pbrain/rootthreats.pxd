@@ -23,7 +23,7 @@ cdef class RootThreats:
     cdef unsigned long long black_key, white_key
     cdef public int root_vcf_nodes, root_vcf_fours, root_vct_nodes, root_vct_threats
     cdef public int defence_vcf_nodes, defence_vct_nodes, defence_probe_max, verify_nodes
-    cdef bint threatened
+    cdef readonly bint threatened
     cdef int[::1] root_moves
     cdef readonly int root_count
     cdef int proof_count, proof_threats
@@ -42,6 +42,7 @@ cdef class RootThreats:
     cdef int _instant_answer(self) noexcept
     @cython.locals(share=long, found=bint, win_threats=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double)
     cdef tuple _threat_phase(self, int max_depth, long max_nodes, double soft_s, double hard_ms, bint converting)
+    cdef long _node_mark(self, double share)
     cdef void _remember_proof(self, int move, int threats)
     @cython.locals(found=bint, last=int)
     cdef bint _continues_proof(self)

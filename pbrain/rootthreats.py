@@ -151,17 +151,15 @@ class RootThreats:
         self.vcf_fours = min(self.root_vcf_fours, max_depth)
         self.vct_threats = min(self.root_vct_threats, max_depth)
         if max_depth > 0 and hard_ms > 0:
-            # Each root threat phase ends by its share of the soft time (and of a node limit); the main search
-            # has the rest. Re-proving a win found on the last move may take most of the hard time instead.
-            share = self.node_limit // 5
-            vcf_nodes = min(self.root_vcf_nodes, share)
-            vct_nodes = min(self.root_vct_nodes, share)
+            # The phases end at rising marks counted from the start, in time (shares of the soft time) and in nodes
+            # (the same shares of a node limit), so each has a slice of its own whatever the one before took; the
+            # main search has the rest. Re-proving a win found on the last move may take most of the hard time.
+            vcf_nodes = min(self.root_vcf_nodes, self._node_mark(params.ROOT_VCF_SHARE))
             vcf_deadline = self.started + soft_s * params.ROOT_VCF_SHARE
             vct_deadline = self.started + soft_s * params.ROOT_VCT_SHARE
             if converting:
                 share = int(self.node_limit * params.CONVERT_SHARE) if max_nodes > 0 else 1 << 62
                 vcf_nodes = share
-                vct_nodes = share
                 vcf_deadline = self.started + self.hard_s * params.CONVERT_SHARE
                 vct_deadline = vcf_deadline
             found = threats.vcf(self.vcf_fours, vcf_nodes, vcf_deadline)
@@ -174,6 +172,8 @@ class RootThreats:
             self._check_limits()
             if not self.aborted:
                 # A re-proof starts one threat short of the old proof's horizon (the opponent has answered one).
+                vct_nodes = share if converting else max(0, min(self.root_vct_nodes,
+                                                                self._node_mark(params.ROOT_VCT_SHARE) - self.nodes))
                 found = self._vct(self.vct_threats, vct_nodes, vct_deadline,
                                   max(2, self.proof_threats - 1) if converting else 2)
                 if found:
@@ -186,9 +186,15 @@ class RootThreats:
             if not self.aborted:
                 self._restrict_to_defences(self.started + soft_s * params.ROOT_THREAT_SHARE,
                                            self.started + soft_s * params.ROOT_DEFENCE_SHARE,
-                                           min(self.root_vct_nodes, self.node_limit // 5),
-                                           self.nodes + self.node_limit // 5)
+                                           max(0, min(self.root_vct_nodes,
+                                                      self._node_mark(params.ROOT_THREAT_SHARE) - self.nodes)),
+                                           self._node_mark(params.ROOT_DEFENCE_SHARE))
         return None
+
+    def _node_mark(self, share: float) -> int:
+        """The node count by which a root phase ending at `share` of the think must end (`share` of the node
+        limit; with no node limit, beyond reach)."""
+        return int(self.node_limit * share)
 
     # --- the proof memory ---------------------------------------------------------------------------------------
     def _remember_proof(self, move: int, threats: int) -> None:
@@ -228,8 +234,8 @@ class RootThreats:
         threats = self.threats
         me = board.side
         board.set_side(3 - me)
-        probe_vcf = min(self.defence_vcf_nodes, (node_budget_end - self.nodes) // 8)
-        probe_vct = min(self.defence_vct_nodes, (node_budget_end - self.nodes) // 8)
+        probe_vcf = min(self.defence_vcf_nodes, max(0, node_budget_end - self.nodes) // 8)
+        probe_vct = min(self.defence_vct_nodes, max(0, node_budget_end - self.nodes) // 8)
         threatened = threats.vcf(self.vcf_fours, max(probe_vcf, threat_nodes), threat_deadline)
         self.nodes += threats.nodes
         if not threatened:
@@ -260,7 +266,7 @@ class RootThreats:
         # loss. gen.moves[0..] is free scratch now.
         horizon = self.vct_threats
         budget = probe_vct
-        while horizon >= 1 and time.perf_counter() < deadline and not self.aborted:
+        while budget > 0 and horizon >= 1 and time.perf_counter() < deadline and not self.aborted:
             kept = 0
             for i in range(self.root_count):
                 move = self.root_moves[i]

@@ -7,6 +7,8 @@ import time
 import pytest
 
 from pbrain import params
+from pbrain.board import Board
+from pbrain.dfpn import ProofSolver
 from pbrain.engine import Engine, Limits
 from pbrain.movegen import MoveGen
 from pbrain.rules import BLACK, WHITE, Rule
@@ -257,3 +259,25 @@ def test_a_loss_seen_under_a_threat_is_searched_on_for_the_turn() -> None:
     result = engine.think(Limits(turn_ms=1000))
     assert result.score <= -params.WIN_THRESHOLD, "data: the search sees the loss"
     assert result.time_ms >= 880
+
+
+OWN_VCT_UNDECIDED = ("8,9 5,6 4,8 3,6 5,7 4,5 6,7 3,8 6,6 3,9 3,7 2,7 4,7 7,7 1,8 4,9 1,6 5,9 6,9 6,8 4,10 7,5 1,9 1,5 5,4 "
+                     "3,5 5,5 3,3 2,5")
+"""PentaZen game of the tenth session (a move-loss screen position), white to move: white's own VCT is neither
+proven nor disproven in 1,000,000 proof-number nodes, while black, were it to move, wins by a VCT proven in under
+2,000."""
+
+
+def test_the_opponents_threat_is_looked_for_after_an_own_vct_that_runs_to_its_end() -> None:
+    # The own VCT used to end at 20 % of the turn and the look at the opponent's threat at 15 %: when the first ran
+    # to its end the second had no time left, and a threatened position went without its defence filter and its
+    # final probe. The phases now end at rising marks, each with a slice of its own.
+    moves = [tuple(map(int, move.split(","))) for move in OWN_VCT_UNDECIDED.split()]
+    board = Board(15, 15, int(Rule.FREESTYLE))
+    for x, y in moves:
+        board.play(x, y)
+    board.set_side(3 - board.side)
+    assert ProofSolver(ThreatSolver(board)).prove(20_000), "data: the opponent wins by VCT were it to move"
+    engine = engine_with(moves)
+    engine.think(Limits(turn_ms=1000))
+    assert engine._searcher.threatened
