@@ -88,6 +88,16 @@ def test_choose_plays_the_build_on_the_path_with_a_node_budget() -> None:
     assert chosen == move_loss.choose_moves(positions, 2000)  # reproducible: no clock
 
 
+def test_choose_with_a_turn_thinks_under_the_clock() -> None:
+    # A quiet position (no five, four or open three to answer): under a node budget of 300 the search stops at a
+    # shallow depth; with a 300 ms turn it deepens on (the node budget is not used), compiled or interpreted.
+    positions = [{"rule": "freestyle", "size": 15, "moves": [[7, 7], [8, 8], [6, 8]]}]
+    by_nodes = move_loss.choose_moves(positions, 300)
+    timed = move_loss.choose_moves(positions, 300, turn_ms=300)
+    assert timed[0]["move"] is not None
+    assert timed[0]["depth"] > by_nodes[0]["depth"]
+
+
 def test_a_node_limited_analyst_gets_its_options_and_answers_the_same_twice() -> None:
     import sys
 
