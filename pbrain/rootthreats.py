@@ -138,8 +138,7 @@ class RootThreats:
         return -1
 
     # --- the root threat phase ----------------------------------------------------------------------------------
-    def _threat_phase(self, max_depth: int, max_nodes: int, soft_s: float, hard_ms: float,
-                      converting: bool) -> tuple:
+    def _threat_phase(self, max_depth: int, soft_s: float, hard_ms: float, converting: bool) -> tuple:
         """The threat searches before the main search (the rules are `think`'s): the root's own VCF, then its
         VCT; a win found is remembered and returned as think's answer. Otherwise the defence filter, and None:
         the main search goes on from the root moves and the horizons (vcf_fours, vct_threats) set here.
@@ -158,7 +157,7 @@ class RootThreats:
             vcf_deadline = self.started + soft_s * params.ROOT_VCF_SHARE
             vct_deadline = self.started + soft_s * params.ROOT_VCT_SHARE
             if converting:
-                share = int(self.node_limit * params.CONVERT_SHARE) if max_nodes > 0 else 1 << 62
+                share = self._node_mark(params.CONVERT_SHARE)
                 vcf_nodes = share
                 vcf_deadline = self.started + self.hard_s * params.CONVERT_SHARE
                 vct_deadline = vcf_deadline

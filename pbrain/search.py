@@ -104,7 +104,7 @@ class Searcher(AlphaBeta):
             if self.last_reason == "defend" and ponder:
                 self._ponder_after(instant, max_depth - 1)
             return instant, self.instant_score, 0, self.nodes, [instant]
-        proven = self._threat_phase(max_depth, max_nodes, soft_s, hard_ms, converting)
+        proven = self._threat_phase(max_depth, soft_s, hard_ms, converting)
         if proven is not None:
             return proven
         return self._deepen(max_depth, soft_ms, hard_ms, ponder, on_iteration)
