@@ -1,6 +1,6 @@
 """The alpha-beta proper: negamax PVS with a transposition table, killer and history ordering (a cut-off quiet
-move gains history, the quiet moves tried before it lose as much), forced-move and singular extensions and VCF as
-the quiescence at the leaves. Late moves are reduced by a log-scaled table (less for good history, more for bad;
+move gains history, the quiet moves tried before it lose as much), forced-move and singular extensions and a narrow
+VCF (the fours near each last four) as the quiescence at the leaves. Late moves are reduced by a log-scaled table (less for good history, more for bad;
 one ply less for a move that makes or stops an open three; moves that make a four are never reduced), and quiet
 moves (neither making nor stopping an open three or a four) are cut by a move count that grows with depth; non-PV
 nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from the static eval
@@ -66,6 +66,7 @@ class AlphaBeta(RootThreats):
         self.pv_len = array("i", [0]) * (MAX_PLY + 1)
         self.qnodes = params.VCF_QUIESCENCE_NODES
         self.qfours = params.VCF_QUIESCENCE_FOURS
+        self.qwidth = params.VCF_QUIESCENCE_WIDTH
         self.lmr_min_depth = params.LMR_MIN_DEPTH
         self.lmr_min_move = params.LMR_MIN_MOVE
         self.killer_bonus = params.KILLER_BONUS
@@ -321,8 +322,9 @@ class AlphaBeta(RootThreats):
 
     @cython.final
     def _quiesce(self, ply: int, beta: int) -> int:
-        """Leaf value: a VCF for the side to move if a short one exists, otherwise the static evaluation. A static
-        evaluation at or above `beta` is returned as it is: a win could only confirm the cut-off."""
+        """Leaf value: a VCF for the side to move if a short one exists among the fours near each last one
+        (vcf_near), otherwise the static evaluation. A static evaluation at or above `beta` is returned as it is: a
+        win could only confirm the cut-off."""
         board = self.board
         me = board.side
         static = evaluate(board, me)
@@ -332,7 +334,7 @@ class AlphaBeta(RootThreats):
         fours = board.p4count[own + P4_BLOCK4] + board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[
             own + P4_BLOCK4_FLEX3]
         if fours > 0 and self.qnodes > 0:
-            if self.threats.vcf(self.qfours, self.qnodes):
+            if self.threats.vcf_near(self.qfours, self.qnodes, self.qwidth):
                 self.nodes += self.threats.nodes
                 return WIN - (ply + self.threats.win_plies)
             self.nodes += self.threats.nodes

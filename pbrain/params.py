@@ -54,7 +54,9 @@ MAX_ORDER_BONUS = 2000
 """Killer and history bonuses added to a move's static ordering score, capped."""
 VCF_QUIESCENCE_NODES = 60
 VCF_QUIESCENCE_FOURS = 8
-"""Budget of the VCF probe at the leaves of the main search."""
+VCF_QUIESCENCE_WIDTH = 2
+"""Budget of the VCF probe at the leaves of the main search, and its width: past its first four only the attacker's
+fours near its last one, the best WIDTH of them (threats.ThreatSolver.vcf_near)."""
 ROOT_VCF_NODES = 200000
 ROOT_VCF_FOURS = 40
 """Budget of the VCF search before the main search starts."""

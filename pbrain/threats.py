@@ -51,6 +51,8 @@ class ThreatSolver:
         self.deadline = 0.0
         self.black_key = SIDE_KEYS[1]
         self.white_key = SIDE_KEYS[2]
+        self.width = 0
+        """0: every four is tried (vcf); otherwise the narrow VCF of vcf_near."""
         self.stop = None
         """Anything with is_set() (the searcher's stop flag), looked at with the deadline every 1024 nodes."""
 
@@ -77,6 +79,16 @@ class ThreatSolver:
         self.deadline = deadline
         self.line_length = 0
         return self._vcf(max_fours, 0)
+
+    def vcf_near(self, max_fours: int, max_nodes: int, width: int) -> bool:
+        """vcf() narrowed for the main search's leaves: past its first four, only the attacker's fours within 4
+        cells along a line of its last four, and of those the `width` best ordered. Its wins are proofs like
+        vcf()'s; a failure proves less, so it is not remembered as a refutation."""
+        self.width = width
+        try:
+            return self.vcf(max_fours, max_nodes)
+        finally:
+            self.width = 0
 
     def _interrupted(self) -> bool:
         """Is the deadline (when one is set) past, or the stop flag set?"""
@@ -127,9 +139,13 @@ class ThreatSolver:
             n = 1
         else:
             n = gen.gen_fours(ply, me)
+            if n > 0 and self.width > 0 and ply > 0:
+                n = self._near_last_four(ply, n)
             if n == 0:
                 return False
             gen.sort(ply, n)
+            if self.width > 0 and ply > 0 and n > self.width:
+                n = self.width
         key = self._key()
         if self._refuted(0, key, depth):
             return False
@@ -161,8 +177,33 @@ class ThreatSolver:
                 self.line[ply] = move
                 self.line[ply + 1] = reply
                 return True
-        if self.nodes <= self.node_limit:
+        if self.nodes <= self.node_limit and self.width == 0:
             self._store_refuted(0, key, depth)
+        return False
+
+    def _near_last_four(self, ply: int, n: int) -> int:
+        """Keep, at the front of the `n` fours at `ply`, those within 4 cells along a line of the attacker's last
+        four (the stone before the defender's block); returns how many."""
+        board = self.board
+        gen = self.gen
+        base = ply * MAX_MOVES
+        last = board.moves[board.move_count - 2]
+        kept = 0
+        for i in range(n):
+            move = gen.moves[base + i]
+            if self._in_line_reach(move - last):
+                gen.moves[base + kept] = move
+                gen.scores[base + kept] = gen.scores[base + i]
+                kept += 1
+        return kept
+
+    def _in_line_reach(self, diff: int) -> bool:
+        """Is a cell `diff` index steps from another 1 to 4 cells from it along one of the four lines?"""
+        for d in range(4):
+            off = self.board.dir_offset[d]
+            for k in range(1, 5):
+                if diff == k * off or diff == -k * off:
+                    return True
         return False
 
     # --- VCT ----------------------------------------------------------------------------------------------------

@@ -42,6 +42,46 @@ def test_suite_has_short_and_long_vcfs() -> None:
     assert {p["size"] for p in VCF_POSITIONS} >= {15, 20}
 
 
+def test_the_narrow_vcf_finds_most_wins_and_each_line_is_real() -> None:
+    """vcf_near (the main search's leaf VCF: past the first four only the two best fours near the last one) proves
+    37 of the suite's 50 wins in a few dozen nodes; every line it returns is a real win."""
+    found = 0
+    for item in VCF_POSITIONS:
+        board = board_of(item)
+        before = board.snapshot()
+        solver = ThreatSolver(board)
+        if solver.vcf_near(80, VCF_NODES, 2):
+            found += 1
+            line = [board.xy(c) for c in solver.winning_line()]
+            rule = Rule[item["rule"]]
+            check_vcf_line(grid_of(item), rule, item["side"], line, forbidden if rule is Rule.RENJU else None)
+        assert board.snapshot() == before
+    assert len(VCF_POSITIONS) // 2 <= found < len(VCF_POSITIONS)
+
+
+def test_a_failed_narrow_vcf_leaves_no_refutation_behind() -> None:
+    """Where the narrow VCF finds nothing, the full VCF on the same solver still proves the win: a narrow failure is
+    no refutation and must not be remembered as one."""
+    missed = 0
+    for item in VCF_POSITIONS:
+        solver = ThreatSolver(board_of(item))
+        if not solver.vcf_near(80, VCF_NODES, 2):
+            missed += 1
+            assert solver.vcf(80, VCF_NODES), item["id"]
+    assert missed > 0
+
+
+def test_the_narrow_vcf_keeps_its_node_budget() -> None:
+    """A win the narrow VCF proves in N nodes is not found with a budget of N // 4, nor searched past it by more
+    than the root's own fours."""
+    item = next(p for p in VCF_POSITIONS if p["id"] == "standard15-vcf-26")
+    solver = ThreatSolver(board_of(item))
+    assert solver.vcf_near(80, VCF_NODES, 2)
+    needed = solver.nodes
+    assert not solver.vcf_near(80, needed // 4, 2)
+    assert solver.nodes < needed
+
+
 @pytest.mark.parametrize("item", [p for p in VCF_POSITIONS if p.get("fours", p.get("min_fours", 0)) >= 3][:6],
                          ids=lambda p: p["id"])
 def test_vcf_respects_the_depth_limit(item: dict) -> None:
