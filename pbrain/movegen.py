@@ -115,6 +115,29 @@ class MoveGen:
                     n += 1
         return n
 
+    def gen_fours_near(self, ply: int, side: int, around: int) -> int:
+        """gen_fours() for the cells within 4 of `around` along its four lines only, in the same (cell) order."""
+        board = self.board
+        base = ply * MAX_MOVES
+        n = 0
+        for d in range(4):
+            off = board.dir_offset[d]
+            for j in range(-4, 5):
+                cell = around + j * off
+                if j == 0 or board.cells[cell] != EMPTY:
+                    continue
+                cls = board.state[STATE_STRIDE * cell + side] & P4_MASK
+                if P4_BLOCK4 <= cls <= P4_FLEX4 and self.legal(cell, side):
+                    i = n  # insert in cell order, as gen_fours's scan finds them
+                    while i > 0 and self.moves[base + i - 1] > cell:
+                        self.moves[base + i] = self.moves[base + i - 1]
+                        i -= 1
+                    self.moves[base + i] = cell
+                    n += 1
+        for i in range(n):
+            self.scores[base + i] = self.order_score(self.moves[base + i], side)
+        return n
+
     def gen_defences(self, ply: int, side: int) -> int:
         """`side` to move faces open-four threats (the opponent's FLEX4 cells): its own fours, and every legal
         cell after which the opponent has no FLEX4 cell left. Ordering scores included."""

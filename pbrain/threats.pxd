@@ -33,10 +33,6 @@ cdef class ThreatSolver:
     cpdef list winning_line(self)
     cpdef bint vcf(self, int max_fours, long max_nodes, double deadline=*)
     cpdef bint vcf_near(self, int max_fours, long max_nodes, int width)
-    @cython.locals(base=int, kept=int, i=int, move=int, last=int)
-    cdef int _near_last_four(self, int ply, int n) noexcept
-    @cython.locals(d=int, k=int, off=int)
-    cdef bint _in_line_reach(self, int diff) noexcept
     cdef bint _interrupted(self) noexcept
     cdef unsigned long long _key(self) noexcept
     @cython.locals(slot=int)

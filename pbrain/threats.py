@@ -138,9 +138,10 @@ class ThreatSolver:
             gen.moves[base] = block
             n = 1
         else:
-            n = gen.gen_fours(ply, me)
-            if n > 0 and self.width > 0 and ply > 0:
-                n = self._near_last_four(ply, n)
+            if self.width > 0 and ply > 0:  # narrow: the fours near the attacker's last four (before the block)
+                n = gen.gen_fours_near(ply, me, board.moves[board.move_count - 2])
+            else:
+                n = gen.gen_fours(ply, me)
             if n == 0:
                 return False
             gen.sort(ply, n)
@@ -179,31 +180,6 @@ class ThreatSolver:
                 return True
         if self.nodes <= self.node_limit and self.width == 0:
             self._store_refuted(0, key, depth)
-        return False
-
-    def _near_last_four(self, ply: int, n: int) -> int:
-        """Keep, at the front of the `n` fours at `ply`, those within 4 cells along a line of the attacker's last
-        four (the stone before the defender's block); returns how many."""
-        board = self.board
-        gen = self.gen
-        base = ply * MAX_MOVES
-        last = board.moves[board.move_count - 2]
-        kept = 0
-        for i in range(n):
-            move = gen.moves[base + i]
-            if self._in_line_reach(move - last):
-                gen.moves[base + kept] = move
-                gen.scores[base + kept] = gen.scores[base + i]
-                kept += 1
-        return kept
-
-    def _in_line_reach(self, diff: int) -> bool:
-        """Is a cell `diff` index steps from another 1 to 4 cells from it along one of the four lines?"""
-        for d in range(4):
-            off = self.board.dir_offset[d]
-            for k in range(1, 5):
-                if diff == k * off or diff == -k * off:
-                    return True
         return False
 
     # --- VCT ----------------------------------------------------------------------------------------------------
