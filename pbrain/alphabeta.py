@@ -105,8 +105,10 @@ class AlphaBeta(RootThreats):
     @cython.final
     def _search_root(self, depth: int, previous: int) -> int:
         """One root search to `depth` (the driver's iteration): from depth 4, when `previous` (the last iteration's
-        score) is no mate score, inside an aspiration window around it that widens fourfold on each fail;
-        otherwise with the full window. The result and pv are _pvs's; an abort leaves them as they stood."""
+        score) is no mate score, inside an aspiration window around it that widens fourfold on each fail (at once to
+        the full width past a lost score); otherwise with the full window. A fail high with a win score ends it: that
+        lower bound is the result and pv[0] the winning move (the win's exact length would cost a full-window search
+        of the whole tree). Otherwise the result and pv are _pvs's; an abort leaves them as they stood."""
         if depth >= 4 and abs(previous) < WIN_THRESHOLD:
             window = self.aspiration
             alpha = previous - window
@@ -116,7 +118,9 @@ class AlphaBeta(RootThreats):
                 if self.aborted:
                     return score
                 if score <= alpha:
-                    alpha = max(-INF, alpha - 4 * window)
+                    alpha = -INF if score <= -WIN_THRESHOLD else max(-INF, alpha - 4 * window)
+                elif score >= WIN_THRESHOLD:
+                    return score
                 elif score >= beta:
                     beta = min(INF, beta + 4 * window)
                 else:
@@ -164,6 +168,13 @@ class AlphaBeta(RootThreats):
                 return WIN - (ply + 5)
             if depth < ONE_PLY:
                 return self._quiesce(ply, beta)
+            if ply > 0:  # mate-distance pruning: nothing here beats a five next move or loses sooner than after it
+                if alpha < -(WIN - (ply + 2)):
+                    alpha = -(WIN - (ply + 2))
+                if beta > WIN - (ply + 1):
+                    beta = WIN - (ply + 1)
+                if alpha >= beta:
+                    return alpha
 
         key = board.hash ^ (self.black_key if me == BLACK else self.white_key)  # self._key(), inline: no call per node
         tt_move = -1

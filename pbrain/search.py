@@ -161,8 +161,9 @@ class Searcher(AlphaBeta):
                         continue
                 if on_iteration is not None:
                     on_iteration(depth, score, self.nodes, best_pv)
-                if abs(score) >= WIN_THRESHOLD and WIN - abs(score) <= depth:
-                    break  # a proven result: deeper search cannot change it
+                if score >= WIN_THRESHOLD and WIN - score <= depth:
+                    break  # a win within the depth searched: deeper search cannot change it
+                # (a loss is searched on: the defender's moves were reduced and pruned, deeper may find a defence)
                 if self.root_count == 1:
                     if ponder:
                         self._ponder_after(best_move, max_depth - 1)

@@ -8,6 +8,7 @@ cdef enum:
     TT_BITS = 18
     VCT_TABLE = 262144
     VCF_INSIDE_VCT = 10
+    NEAR_BITS = 16
 
 @cython.final
 cdef class ThreatSolver:
@@ -27,11 +28,17 @@ cdef class ThreatSolver:
     cdef public object stop
     cdef unsigned long long black_key, white_key
     cdef int width
+    cdef unsigned long long[::1] near_keys
+    cdef int[::1] near_plies
+    cdef long[::1] near_limits
 
     @cython.locals(i=int)
     cpdef void clear(self)
+    @cython.locals(i=int)
+    cdef void _clear_near(self) noexcept
     cpdef list winning_line(self)
     cpdef bint vcf(self, int max_fours, long max_nodes, double deadline=*)
+    @cython.locals(key="unsigned long long", slot=int, found=bint)
     cpdef bint vcf_near(self, int max_fours, long max_nodes, int width)
     cdef bint _interrupted(self) noexcept
     cdef unsigned long long _key(self) noexcept

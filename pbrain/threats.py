@@ -22,6 +22,7 @@ if not cython.compiled:
     MAX_THREAT_PLY = 128
     TT_BITS = 18
     VCT_TABLE = 1 << TT_BITS
+    NEAR_BITS = 16
     VCF_INSIDE_VCT = 10
 
 COMPILED = cython.compiled
@@ -53,6 +54,10 @@ class ThreatSolver:
         self.white_key = SIDE_KEYS[2]
         self.width = 0
         """0: every four is tried (vcf); otherwise the narrow VCF of vcf_near."""
+        # vcf_near's answers by position (win_plies, 0 for none), for the limits in near_limits.
+        self.near_keys = array("Q", [0]) * (1 << NEAR_BITS)
+        self.near_plies = array("i", [0]) * (1 << NEAR_BITS)
+        self.near_limits = array("l", [0, 0, 0])
         self.stop = None
         """Anything with is_set() (the searcher's stop flag), looked at with the deadline every 1024 nodes."""
 
@@ -64,6 +69,12 @@ class ThreatSolver:
         for i in range(1 << TT_BITS):
             self.win_keys[i] = 0
             self.win_moves[i] = 0
+        self._clear_near()
+
+    def _clear_near(self) -> None:
+        for i in range(1 << NEAR_BITS):
+            self.near_keys[i] = 0
+            self.near_plies[i] = 0
 
     def winning_line(self) -> list:
         """Cells of the last proven win, attacker's and defender's moves alternating."""
@@ -83,12 +94,28 @@ class ThreatSolver:
     def vcf_near(self, max_fours: int, max_nodes: int, width: int) -> bool:
         """vcf() narrowed for the main search's leaves: past its first four, only the attacker's fours within 4
         cells along a line of its last four, and of those the `width` best ordered. Its wins are proofs like
-        vcf()'s; a failure proves less, so it is not remembered as a refutation."""
+        vcf()'s; a failure proves less, so it is not remembered as a refutation. The answer is remembered instead,
+        by position, for the same limits: a position met again (the main search's leaves transpose) gets it back at
+        once, win_plies with it but not the line, and no nodes."""
+        if self.near_limits[0] != max_fours or self.near_limits[1] != max_nodes or self.near_limits[2] != width:
+            self._clear_near()
+            self.near_limits[0] = max_fours
+            self.near_limits[1] = max_nodes
+            self.near_limits[2] = width
+        key = self._key()
+        slot = key & ((1 << NEAR_BITS) - 1)
+        if self.near_keys[slot] == key:
+            self.nodes = 0
+            self.line_length = 0
+            self.win_plies = self.near_plies[slot]
+            return self.win_plies > 0
         self.width = width
-        try:
-            return self.vcf(max_fours, max_nodes)
-        finally:
-            self.width = 0
+        found = self.vcf(max_fours, max_nodes)
+        self.width = 0
+        if self.node_limit > 0:  # not interrupted by the stop flag: the answer stands for these limits
+            self.near_keys[slot] = key
+            self.near_plies[slot] = self.win_plies if found else 0
+        return found
 
     def _interrupted(self) -> bool:
         """Is the deadline (when one is set) past, or the stop flag set?"""

@@ -82,6 +82,38 @@ def test_the_narrow_vcf_keeps_its_node_budget() -> None:
     assert solver.nodes < needed
 
 
+def test_the_narrow_vcf_remembers_its_answer_for_the_same_limits() -> None:
+    """Met again with the same limits, a position gets the narrow VCF's answer back without a search (the win's
+    length with it); other limits search again, and the full VCF is not answered from that memory."""
+    wins = misses = 0
+    for item in VCF_POSITIONS:
+        board = board_of(item)
+        solver = ThreatSolver(board)
+        found = solver.vcf_near(80, VCF_NODES, 2)
+        plies, nodes = solver.win_plies, solver.nodes
+        assert nodes > 0
+        assert solver.vcf_near(80, VCF_NODES, 2) == found
+        assert solver.nodes == 0
+        if found:
+            wins += 1
+            assert solver.win_plies == plies
+        else:
+            misses += 1
+            assert solver.vcf(80, VCF_NODES) and solver.nodes > 0  # the full VCF still searches, and wins
+        assert solver.vcf_near(80, VCF_NODES, 3) or not found
+        assert solver.nodes > 0
+    assert wins > 0 and misses > 0
+
+
+def test_the_narrow_vcf_forgets_its_answers_with_the_solver() -> None:
+    item = next(p for p in VCF_POSITIONS if p["id"] == "standard15-vcf-26")
+    solver = ThreatSolver(board_of(item))
+    assert solver.vcf_near(80, VCF_NODES, 2)
+    solver.clear()
+    assert solver.vcf_near(80, VCF_NODES, 2)
+    assert solver.nodes > 0
+
+
 @pytest.mark.parametrize("item", [p for p in VCF_POSITIONS if p.get("fours", p.get("min_fours", 0)) >= 3][:6],
                          ids=lambda p: p["id"])
 def test_vcf_respects_the_depth_limit(item: dict) -> None:
