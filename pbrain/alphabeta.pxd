@@ -46,7 +46,7 @@ cdef class AlphaBeta(RootThreats):
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(own=int, other=int)
     cdef bint _three_wins(self, int me) noexcept
-    @cython.locals(me=int, own=int, fours=int, static=int)
+    @cython.locals(me=int, own=int, fours=int, static=int, found=bint)
     cdef int _quiesce(self, int ply, int beta)
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
     cdef void _order(self, int ply, int n, int me, int tt_move) noexcept

@@ -345,10 +345,10 @@ class AlphaBeta(RootThreats):
         fours = board.p4count[own + P4_BLOCK4] + board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[
             own + P4_BLOCK4_FLEX3]
         if fours > 0 and self.qnodes > 0:
-            if self.threats.vcf_near(self.qfours, self.qnodes, self.qwidth):
-                self.nodes += self.threats.nodes
-                return WIN - (ply + self.threats.win_plies)
+            found = self.threats.vcf_near(self.qfours, self.qnodes, self.qwidth)
             self.nodes += self.threats.nodes
+            if found:
+                return WIN - (ply + self.threats.win_plies)
         return static
 
     @cython.final
