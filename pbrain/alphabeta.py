@@ -1,11 +1,11 @@
-"""The alpha-beta proper: negamax PVS with a transposition table, killer and history ordering (a cut-off quiet
-move gains history, the quiet moves tried before it lose as much), forced-move and singular extensions and a narrow
-VCF (the fours near each last four) as the quiescence at the leaves. Late moves are reduced by a log-scaled table (less for good history, more for bad;
-one ply less for a move that makes or stops an open three; moves that make a four are never reduced), and quiet
-moves (neither making nor stopping an open three or a four) are cut by a move count that grows with depth; non-PV
-nodes without an opponent threat are cut by reverse futility, futility and razoring, all read from the static eval
-kept per ply (its improvement over two plies ago loosens them). The iterative-deepening driver (search.py) calls
-one root search per iteration.
+"""The alpha-beta proper: negamax PVS with a transposition table, killer and history ordering (a cut-off quiet move
+gains history, the quiet moves tried before it lose as much), forced-move and singular extensions and a narrow VCF (a
+first four with more behind it, then the fours near each last four) as the quiescence at the leaves. Late moves are
+reduced by a log-scaled table (less for good history, more for bad; one ply less for a move that makes or stops an open
+three; moves that make a four are never reduced), and quiet moves (neither making nor stopping an open three or a four)
+are cut by a move count that grows with depth; non-PV nodes without an opponent threat are cut by reverse futility,
+futility and razoring, all read from the static eval kept per ply (its improvement over two plies ago loosens them).
+The iterative-deepening driver (search.py) calls one root search per iteration.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
 WIN - n (a loss -(WIN - n)); such scores are stored in the TT relative to the node (Stockfish's value_to_tt).
@@ -333,8 +333,8 @@ class AlphaBeta(RootThreats):
 
     @cython.final
     def _quiesce(self, ply: int, beta: int) -> int:
-        """Leaf value: a VCF for the side to move if a short one exists among the fours near each last one
-        (vcf_near), otherwise the static evaluation. A static evaluation at or above `beta` is returned as it is: a
+        """Leaf value: a VCF for the side to move if a short one exists that starts with more than a plain four and
+        goes on among the fours near each last one (vcf_near), otherwise the static evaluation. A static evaluation at or above `beta` is returned as it is: a
         win could only confirm the cut-off."""
         board = self.board
         me = board.side

@@ -90,13 +90,14 @@ class MoveGen:
                 n += 1
         return n
 
-    def gen_fours(self, ply: int, side: int) -> int:
-        """Every legal cell where `side` makes a four or better (BLOCK4 .. FLEX4), with ordering scores."""
+    def gen_fours(self, ply: int, side: int, lowest: int) -> int:
+        """Every legal cell where `side` makes a four of class `lowest` (P4_BLOCK4: any four) up to FLEX4, with
+        ordering scores."""
         board = self.board
         base = ply * MAX_MOVES
         own = 16 * (side - 1)
         wanted = 0
-        for k in range(P4_BLOCK4, P4_FLEX4 + 1):
+        for k in range(lowest, P4_FLEX4 + 1):
             wanted += board.p4count[own + k]
         n = 0
         found = 0
@@ -107,7 +108,7 @@ class MoveGen:
             if board.cells[cell] != EMPTY:
                 continue
             cls = board.state[STATE_STRIDE * cell + side] & P4_MASK
-            if P4_BLOCK4 <= cls <= P4_FLEX4:
+            if lowest <= cls <= P4_FLEX4:
                 found += 1
                 if self.legal(cell, side):
                     self.moves[base + n] = cell
@@ -144,7 +145,7 @@ class MoveGen:
         board = self.board
         opp = 3 - side
         base = ply * MAX_MOVES
-        n = self.gen_fours(ply, side)
+        n = self.gen_fours(ply, side, P4_BLOCK4)
         self.mark_stamp += 1
         stamp = self.mark_stamp
         for k in range(n):

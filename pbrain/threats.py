@@ -15,8 +15,8 @@ from pbrain.board import Board
 from pbrain.movegen import MoveGen
 
 if not cython.compiled:
-    from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK  # noqa
-    from pbrain.board import STATE_STRIDE  # noqa: F401
+    from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X  # noqa: F401
+    from pbrain.board import P4_FLEX4, P4_MASK, STATE_STRIDE  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
 
     MAX_THREAT_PLY = 128
@@ -92,11 +92,13 @@ class ThreatSolver:
         return self._vcf(max_fours, 0)
 
     def vcf_near(self, max_fours: int, max_nodes: int, width: int) -> bool:
-        """vcf() narrowed for the main search's leaves: past its first four, only the attacker's fours within 4
-        cells along a line of its last four, and of those the `width` best ordered. Its wins are proofs like
-        vcf()'s; a failure proves less, so it is not remembered as a refutation. The answer is remembered instead,
-        by position, for the same limits: a position met again (the main search's leaves transpose) gets it back at
-        once, win_plies with it but not the line, and no nodes."""
+        """vcf() narrowed for the main search's leaves: a first four that makes more than a plain closed four (one
+        with a closed three or an open two beside it, a four-three, an open or double four: class BLOCK4_PLUS or
+        better, as PentaZen's VCF root asks), then only the attacker's fours within 4 cells along a line of its last
+        four, and of those the `width` best ordered. Its wins are proofs like vcf()'s; a failure proves less, so it
+        is not remembered as a refutation. The answer is remembered instead, by position, for the same limits: a
+        position met again (the main search's leaves transpose) gets it back at once, win_plies with it but not the
+        line, and no nodes."""
         if self.near_limits[0] != max_fours or self.near_limits[1] != max_nodes or self.near_limits[2] != width:
             self._clear_near()
             self.near_limits[0] = max_fours
@@ -167,8 +169,8 @@ class ThreatSolver:
         else:
             if self.width > 0 and ply > 0:  # narrow: the fours near the attacker's last four (before the block)
                 n = gen.gen_fours_near(ply, me, board.moves[board.move_count - 2])
-            else:
-                n = gen.gen_fours(ply, me)
+            else:  # the first four of a narrow VCF makes more than a plain four
+                n = gen.gen_fours(ply, me, P4_BLOCK4_PLUS if self.width > 0 else P4_BLOCK4)
             if n == 0:
                 return False
             gen.sort(ply, n)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbrain.board import Board
+from pbrain.patterns import Pattern4
 from pbrain.rules import BLACK, Rule
 from pbrain.threats import ThreatSolver
 from tests.reference import check_vcf_line
@@ -43,8 +44,8 @@ def test_suite_has_short_and_long_vcfs() -> None:
 
 
 def test_the_narrow_vcf_finds_most_wins_and_each_line_is_real() -> None:
-    """vcf_near (the main search's leaf VCF: past the first four only the two best fours near the last one) proves
-    37 of the suite's 50 wins in a few dozen nodes; every line it returns is a real win."""
+    """vcf_near (the main search's leaf VCF: a first four with more behind it, then only the two best fours near the
+    last one) proves most of the suite's 50 wins in a few dozen nodes; every line it returns is a real win."""
     found = 0
     for item in VCF_POSITIONS:
         board = board_of(item)
@@ -69,6 +70,26 @@ def test_a_failed_narrow_vcf_leaves_no_refutation_behind() -> None:
             missed += 1
             assert solver.vcf(80, VCF_NODES), item["id"]
     assert missed > 0
+
+
+def test_the_narrow_vcf_starts_with_more_than_a_plain_four() -> None:
+    """The narrow VCF's first four makes more than a plain closed four (class BLOCK4_PLUS or better, PentaZen's VCF
+    root): every line it returns starts with one, and where the attacker's only fours are plain ones it gives up
+    at its first node, while the full VCF still wins."""
+    plain_only = 0
+    for item in VCF_POSITIONS:
+        board = board_of(item)
+        side = board.side
+        solver = ThreatSolver(board)
+        if solver.vcf_near(80, VCF_NODES, 2):
+            assert board.pattern4(solver.winning_line()[0], side) >= Pattern4.BLOCK4_PLUS, item["id"]
+        fours = [c for c in board.candidates() if Pattern4.BLOCK4 <= board.pattern4(c, side) <= Pattern4.FLEX4]
+        if fours and all(board.pattern4(c, side) == Pattern4.BLOCK4 for c in fours):
+            plain_only += 1
+            solver.clear()
+            assert not solver.vcf_near(80, VCF_NODES, 2) and solver.nodes == 1, item["id"]
+            assert solver.vcf(80, VCF_NODES), item["id"]
+    assert plain_only > 0
 
 
 def test_the_narrow_vcf_keeps_its_node_budget() -> None:
