@@ -334,8 +334,8 @@ class AlphaBeta(RootThreats):
     @cython.final
     def _quiesce(self, ply: int, beta: int) -> int:
         """Leaf value: a VCF for the side to move if a short one exists that starts with more than a plain four and
-        goes on among the fours near each last one (vcf_near), otherwise the static evaluation. A static evaluation at or above `beta` is returned as it is: a
-        win could only confirm the cut-off."""
+        goes on among the fours near each last one (vcf_near), otherwise the static evaluation. A static evaluation
+        at or above `beta` is returned as it is: a win could only confirm the cut-off."""
         board = self.board
         me = board.side
         static = evaluate(board, me)
