@@ -335,16 +335,15 @@ class AlphaBeta(RootThreats):
     def _quiesce(self, ply: int, beta: int) -> int:
         """Leaf value: a VCF for the side to move if a short one exists that starts with more than a plain four and
         goes on among the fours near each last one (vcf_near), otherwise the static evaluation. A static evaluation
-        at or above `beta` is returned as it is: a win could only confirm the cut-off."""
+        at or above `beta` is returned as it is: a win could only confirm the cut-off; with no such first four the
+        VCF is not called (it could only fail at its first node)."""
         board = self.board
         me = board.side
         static = evaluate(board, me)
         if static >= beta:
             return static
         own = 16 * (me - 1)
-        fours = board.p4count[own + P4_BLOCK4] + board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[
-            own + P4_BLOCK4_FLEX3]
-        if fours > 0 and self.qnodes > 0:
+        if board.p4count[own + P4_BLOCK4_PLUS] + board.p4count[own + P4_BLOCK4_FLEX3] > 0 and self.qnodes > 0:
             found = self.threats.vcf_near(self.qfours, self.qnodes, self.qwidth)
             self.nodes += self.threats.nodes
             if found:

@@ -7,7 +7,7 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 466905
+SIGNATURE_NODES = 466573
 SIGNATURE_MOVES = [(8, 8), (9, 8), (10, 12), (7, 8), (12, 9), (5, 9)]
 
 
