@@ -118,11 +118,14 @@ ITERATION_GROWTH_DEFAULT = 3.0
 iteration's time is predicted."""
 ROOT_VCF_SHARE = 0.05
 ROOT_VCT_SHARE = 0.1
-ROOT_THREAT_SHARE = 0.15
+ROOT_THREAT_SHARE = 0.075
 ROOT_DEFENCE_SHARE = 0.25
 """Where the root threat phases end, as shares of the soft time and of a node limit counted from the start (own VCF,
-own VCT, the opponent's VCF / VCT were it to move, the defence filter's probe of each move); the marks rise, so
-each phase has a slice of its own. The main search has the rest."""
+own VCT, the look at the opponent's VCT were it to move, the defence filter's probe of each move). The look at the
+opponent's VCT ends before the own VCT's mark: when the own VCT runs past it (an attack neither proven nor
+refuted), that look is a quick one and a VCT it misses leaves the root unfiltered and unprobed, so the main search
+has the turn. The opponent's VCF is always looked for (a defence probe's budget at least, until the filter's mark).
+The main search has the rest."""
 CONVERT_SHARE = 0.7
 """When the last move was a proven win, the share of the hard time (and of a node limit) the re-proof may use."""
 PONDER_SHARE = 0.85

@@ -150,9 +150,10 @@ class RootThreats:
         self.vcf_fours = min(self.root_vcf_fours, max_depth)
         self.vct_threats = min(self.root_vct_threats, max_depth)
         if max_depth > 0 and hard_ms > 0:
-            # The phases end at rising marks counted from the start, in time (shares of the soft time) and in nodes
-            # (the same shares of a node limit), so each has a slice of its own whatever the one before took; the
-            # main search has the rest. Re-proving a win found on the last move may take most of the hard time.
+            # The phases end at marks counted from the start, in time (shares of the soft time) and in nodes (the
+            # same shares of a node limit; params.ROOT_VCF_SHARE and after): the look at the opponent's VCT ends
+            # before the own VCT's mark, the rest rise; the main search has what is left. Re-proving a win found on
+            # the last move may take most of the hard time.
             vcf_nodes = min(self.root_vcf_nodes, self._node_mark(params.ROOT_VCF_SHARE))
             vcf_deadline = self.started + soft_s * params.ROOT_VCF_SHARE
             vct_deadline = self.started + soft_s * params.ROOT_VCT_SHARE
@@ -222,9 +223,11 @@ class RootThreats:
     # --- the defence filter -------------------------------------------------------------------------------------
     def _restrict_to_defences(self, threat_deadline: float, deadline: float, threat_nodes: int,
                               node_budget_end: int) -> None:
-        """If the opponent would win by VCF (or else by VCT) were it to move (looked for with `threat_nodes` until
-        `threat_deadline`), keep only the root moves after which it provably cannot: first the moves that stop its
-        VCF, then among those the ones that stop its VCT too, so the main search chooses among real defences.
+        """If the opponent would win by VCF (or else by VCT) were it to move (its VCF looked for with at least a
+        defence probe's budget until `deadline`, its VCT with `threat_nodes` until `threat_deadline`: when the own
+        VCT ran past that mark, a quick look), keep only the root moves after which it provably cannot: first the
+        moves that stop its VCF, then among those the ones that stop its VCT too, so the main search chooses among
+        real defences.
         The VCT probes run in passes of growing budget over the moves still standing. When every move loses to
         the full threat, the horizon is halved until some moves survive: they at least postpone the loss. Moves
         not examined before `deadline` or before the node count reaches `node_budget_end` stay in."""
@@ -235,7 +238,7 @@ class RootThreats:
         board.set_side(3 - me)
         probe_vcf = min(self.defence_vcf_nodes, max(0, node_budget_end - self.nodes) // 8)
         probe_vct = min(self.defence_vct_nodes, max(0, node_budget_end - self.nodes) // 8)
-        threatened = threats.vcf(self.vcf_fours, max(probe_vcf, threat_nodes), threat_deadline)
+        threatened = threats.vcf(self.vcf_fours, max(self.defence_vcf_nodes, threat_nodes), deadline)
         self.nodes += threats.nodes
         if not threatened:
             threatened = self._vct(self.vct_threats, max(probe_vct, threat_nodes), threat_deadline, 2)
