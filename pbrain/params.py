@@ -119,13 +119,19 @@ iteration's time is predicted."""
 ROOT_VCF_SHARE = 0.05
 ROOT_VCT_SHARE = 0.1
 ROOT_THREAT_SHARE = 0.075
-ROOT_DEFENCE_SHARE = 0.25
+ROOT_DEFENCE_SHARE = 0.125
 """Where the root threat phases end, as shares of the soft time and of a node limit counted from the start (own VCF,
 own VCT, the look at the opponent's VCT were it to move, the defence filter's probe of each move). The look at the
 opponent's VCT ends before the own VCT's mark: when the own VCT runs past it (an attack neither proven nor
 refuted), that look is a quick one and a VCT it misses leaves the root unfiltered and unprobed, so the main search
 has the turn. The opponent's VCF is always looked for (a defence probe's budget at least, until the filter's mark).
-The main search has the rest."""
+The main search has the rest: the filter's mark at 12.5 % rather than 25 % gave it a ply more in many threatened
+positions (benchmarks/STRENGTH.md, seventeenth session)."""
+ROOT_DEFENCE_FLOOR_MS = 15.0
+ROOT_DEFENCE_FLOOR_NODES = 15000
+ROOT_DEFENCE_FLOOR_SHARE = 0.5
+"""The defence filter's mark is never earlier than this many milliseconds (nodes) from the start, unless that is
+past this share of the think: its probes of every root move cost about the same whatever the turn."""
 CONVERT_SHARE = 0.7
 """When the last move was a proven win, the share of the hard time (and of a node limit) the re-proof may use."""
 PONDER_SHARE = 0.85

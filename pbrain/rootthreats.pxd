@@ -40,7 +40,8 @@ cdef class RootThreats:
     cdef unsigned long long _key(self) noexcept
     @cython.locals(me=int, opp=int, five=int, block=int, four=int, n=int)
     cdef int _instant_answer(self) noexcept
-    @cython.locals(share=long, found=bint, win_threats=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double)
+    @cython.locals(share=long, found=bint, win_threats=int, vcf_nodes=long, vct_nodes=long, vcf_deadline=double, vct_deadline=double,
+                   defence_s=double, defence_nodes=long)
     cdef tuple _threat_phase(self, int max_depth, double soft_s, double hard_ms, bint converting)
     cdef long _node_mark(self, double share)
     cdef void _remember_proof(self, int move, int threats)

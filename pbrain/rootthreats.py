@@ -184,11 +184,16 @@ class RootThreats:
                     return line[0], WIN - 2 * win_threats - 1, 0, self.nodes, line if self.vct_by_proofs else [line[0]]
                 self._check_limits()
             if not self.aborted:
+                defence_s = max(soft_s * params.ROOT_DEFENCE_SHARE,
+                                min(params.ROOT_DEFENCE_FLOOR_MS / 1000.0, soft_s * params.ROOT_DEFENCE_FLOOR_SHARE))
+                defence_nodes = max(self._node_mark(params.ROOT_DEFENCE_SHARE),
+                                    min(params.ROOT_DEFENCE_FLOOR_NODES,
+                                        self._node_mark(params.ROOT_DEFENCE_FLOOR_SHARE)))
                 self._restrict_to_defences(self.started + soft_s * params.ROOT_THREAT_SHARE,
-                                           self.started + soft_s * params.ROOT_DEFENCE_SHARE,
+                                           self.started + defence_s,
                                            max(0, min(self.root_vct_nodes,
                                                       self._node_mark(params.ROOT_THREAT_SHARE) - self.nodes)),
-                                           self._node_mark(params.ROOT_DEFENCE_SHARE))
+                                           defence_nodes)
         return None
 
     def _node_mark(self, share: float) -> int:

@@ -75,6 +75,17 @@ def test_must_defend(item: dict) -> None:
         board.undo()
 
 
+def test_the_defence_filter_keeps_a_floor_at_small_node_limits() -> None:
+    # The filter's probes of every root move cost about the same whatever the think's size, so its mark is never
+    # earlier than params.ROOT_DEFENCE_FLOOR_NODES from the start (unless that is past half the think). At 30,000
+    # nodes its share alone leaves it a few thousand nodes, too few to find this position's one VCF defence.
+    item = next(p for p in DEFEND if p["id"] == "freestyle20-defend-5")
+    nodes = 30_000
+    assert params.ROOT_DEFENCE_SHARE * nodes < params.ROOT_DEFENCE_FLOOR_NODES <= params.ROOT_DEFENCE_FLOOR_SHARE * nodes
+    result = engine_of(item).think(Limits(max_nodes=nodes))
+    assert list(result.move) in [list(d) for d in item["defences"]], f"{result.move} loses"
+
+
 ONE_SURVIVOR = ["renju15-defend-10", "freestyle20-defend-15", "standard15-defend-18", "standard15-defend-20"]
 """Defence positions whose defence filter leaves one root move (the opponent's VCT is proven after every other)."""
 
