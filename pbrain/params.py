@@ -75,7 +75,8 @@ THREAT_SEARCH_END = 0.85
 VERIFY_SLICE of the hard time: a move after which the opponent wins is taken out and the depth searched again. No
 iteration starts after THREAT_SEARCH_SHARE of the hard time and none runs past THREAT_SEARCH_END of it; then the
 chosen move is probed until VERIFY_SHARE of it. When it loses, the best of the others is searched again as deep as
-the time left allows; when the probe ends without a win for the opponent, the iterations go on."""
+the time left allows; when the probe ends without a win for the opponent, the iterations go on. A node limit is
+shared out the same way (a probe: VERIFY_SLICE of it), so that a search at a node limit plays as one at a clock."""
 DEFENCE_PROBE_GROWTH = 4
 DEFENCE_PROBE_MAX_NODES = 200000
 """Each further pass of the VCT probes over the moves still standing has this many times the budget, up to this."""

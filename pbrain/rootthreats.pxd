@@ -53,6 +53,6 @@ cdef class RootThreats:
     cdef bint _exclude_root(self, int move)
     @cython.locals(best=int, best_score=int, score=int, i=int)
     cdef int _best_ordered_root(self)
-    cdef bint _refuted(self, int move, double deadline)
+    cdef bint _refuted(self, int move, double deadline, long node_end)
     @cython.locals(refuted=bint)
     cdef bint _loses_after(self, int move, int vcf_fours, int vct_threats, long probe_nodes, double deadline, long node_budget_end)

@@ -325,11 +325,11 @@ class RootThreats:
         return best
 
     # --- probes of a chosen move ------------------------------------------------------------------------------
-    def _refuted(self, move: int, deadline: float) -> bool:
-        """The opponent has a threat and the main search chose `move`: does a probe (verify_nodes, until
-        `deadline`) prove that the opponent wins after it?"""
+    def _refuted(self, move: int, deadline: float, node_end: int) -> bool:
+        """The opponent has a threat and the main search chose `move`: does a probe (verify_nodes at most, until
+        `deadline` and the node count `node_end`) prove that the opponent wins after it?"""
         return self._loses_after(move, self.vcf_fours, self.vct_threats, self.verify_nodes, deadline,
-                                 self.node_limit)
+                                 min(node_end, self.node_limit))
 
     def _loses_after(self, move: int, vcf_fours: int, vct_threats: int, probe_nodes: int, deadline: float,
                      node_budget_end: int) -> bool:

@@ -14,7 +14,7 @@ cdef class Searcher(AlphaBeta):
     cpdef void exclude_root_moves(self, list cells)
     @cython.locals(i=int, instant=int, converting=bint, ponder=bint, soft_s=double)
     cdef tuple _think(self, int max_depth, long max_nodes, double soft_ms, double hard_ms, object on_iteration)
-    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double, final_verify=bint, full_hard_s=double, full_soft_ms=double)
+    @cython.locals(depth=int, best_move=int, best_score=int, done_depth=int, score=int, n=int, verified=int, now=double, elapsed_ms=double, iteration_ms=double, last_iteration_ms=double, iteration_started=double, final_verify=bint, full_hard_s=double, full_soft_ms=double, full_node_limit=long, soft_nodes=long)
     cdef tuple _deepen(self, int max_depth, double soft_ms, double hard_ms, bint ponder, object on_iteration)
     @cython.locals(gen=MoveGen, me=int, n=int, i=int, j=int, move=int)
     cdef int _root_without_excluded(self)

@@ -25,6 +25,8 @@ if not cython.compiled:
 COMPILED = cython.compiled
 PONDER_MAX_MS = 600_000.0
 """No pondering after a forced move when the hard time is this long (an untimed think: node or depth limits)."""
+NO_NODE_LIMIT = 1 << 62
+"""The node limit of a think given none."""
 
 
 class Searcher(AlphaBeta):
@@ -63,7 +65,9 @@ class Searcher(AlphaBeta):
         answered, the re-proof may use most of the turn. When the opponent has a threat, the iterations pause early
         for a deep probe of the chosen move, then go on with the time left (params.THREAT_SEARCH_SHARE; a move the
         search already sees lost is not probed: the iterations go on at once, a mate score found with reductions
-        and pruning being no proof). An aborted iteration still counts when a root move completed in it. Calls
+        and pruning being no proof). A node limit is shared out as the hard time is (the same marks and probe
+        slices), so a think at a node limit plays as one at a clock. An aborted iteration still counts when a root
+        move completed in it. Calls
         on_iteration(depth, score, nodes, pv) after each completed iteration. Returns (best cell or -1, score,
         completed depth, nodes, pv cells)."""
         self.stop = stop
@@ -80,7 +84,7 @@ class Searcher(AlphaBeta):
         board = self.board
         self.nodes = 0
         self.next_check = CHECK_EVERY
-        self.node_limit = max_nodes if max_nodes > 0 else 1 << 62
+        self.node_limit = max_nodes if max_nodes > 0 else NO_NODE_LIMIT
         self.aborted = False
         self.started = time.perf_counter()
         self.hard_s = hard_ms / 1000.0
@@ -124,10 +128,15 @@ class Searcher(AlphaBeta):
         depth = 0
         full_hard_s = self.hard_s
         full_soft_ms = soft_ms
-        final_verify = self.threatened and hard_ms < PONDER_MAX_MS
+        full_node_limit = self.node_limit
+        soft_nodes = full_node_limit  # a node limit's counterpart of soft_ms
+        # a node limit mirrors the clock: the same shares of it as of the hard time
+        final_verify = self.threatened and (hard_ms < PONDER_MAX_MS or full_node_limit < NO_NODE_LIMIT)
         if final_verify:  # the opponent has a threat: keep the end of the turn to probe the final move deeply
             soft_ms = min(soft_ms, hard_ms * params.THREAT_SEARCH_SHARE)
             self.hard_s = full_hard_s * params.THREAT_SEARCH_END
+            soft_nodes = self._node_mark(params.THREAT_SEARCH_SHARE)
+            self.node_limit = self._node_mark(params.THREAT_SEARCH_END)
         while True:  # a second round only after the final move's probe under a threat
             while depth < max_depth:
                 depth += 1
@@ -154,7 +163,9 @@ class Searcher(AlphaBeta):
                     # The opponent has a threat: probe the new best move briefly; if it loses, search without it.
                     verified = best_move
                     if self._refuted(best_move, min(time.perf_counter() + self.hard_s * params.VERIFY_SLICE,
-                                                    self.started + self.hard_s)) and self._exclude_root(best_move):
+                                                    self.started + self.hard_s),
+                                     self.nodes + self._node_mark(params.VERIFY_SLICE)) and \
+                            self._exclude_root(best_move):
                         best_move = self._best_ordered_root()
                         best_pv = [best_move]
                         depth -= 1
@@ -170,7 +181,7 @@ class Searcher(AlphaBeta):
                     break  # one move holds: there is nothing to choose
                 now = time.perf_counter()
                 elapsed_ms = (now - self.started) * 1000.0
-                if elapsed_ms >= soft_ms:
+                if elapsed_ms >= soft_ms or self.nodes >= soft_nodes:
                     break
                 iteration_ms = (now - iteration_started) * 1000.0
                 if soft_ms < hard_ms and elapsed_ms + iteration_ms * self._growth(iteration_ms, last_iteration_ms) > \
@@ -182,6 +193,7 @@ class Searcher(AlphaBeta):
                 break
             final_verify = False
             self.hard_s = full_hard_s
+            self.node_limit = full_node_limit
             if self.aborted and (self.stop is None or not self.stop.is_set()) and self.nodes < self.node_limit:
                 self.aborted = False  # only the search's own share of the time ran out
             if best_move < 0 or self.aborted or best_score >= WIN_THRESHOLD or self.root_count == 1:
@@ -194,6 +206,7 @@ class Searcher(AlphaBeta):
             # the probe found no win for the opponent, or the search already sees a loss (found with reductions
             # and pruning: deeper may find the defence, or at least the longest resistance): deepen on
             soft_ms = full_soft_ms
+            soft_nodes = full_node_limit
             depth = done_depth
             iteration_started = time.perf_counter()
             last_iteration_ms = 0.0
@@ -265,7 +278,8 @@ class Searcher(AlphaBeta):
         """The deep probe of the chosen `move` under a threat (until VERIFY_SHARE of the hard time). None when it
         finds no win for the opponent (or `move` is the last root move); otherwise `move` leaves the root moves and
         the best of the others is searched again up to `done_depth` as the time allows: (move, score, pv)."""
-        if not (self._refuted(move, self.started + self.hard_s * params.VERIFY_SHARE) and self._exclude_root(move)):
+        if not (self._refuted(move, self.started + self.hard_s * params.VERIFY_SHARE,
+                              self._node_mark(params.VERIFY_SHARE)) and self._exclude_root(move)):
             return None
         move = self._best_ordered_root()
         pv = [move]
