@@ -67,3 +67,29 @@ def test_a_node_limited_think_under_threat_keeps_its_limit(max_nodes: int) -> No
     for item in MUST_DEFEND[:6]:
         result = engine_of(item).think(Limits(max_nodes=max_nodes))
         assert result.nodes <= max_nodes + 2000, item["id"]
+
+
+NODE_LIMIT_DEFENCES = [
+    ("screen1-2421", [(7, 5), (8, 5), (7, 9), (8, 4), (8, 6), (6, 4)], (7, 7)),
+    ("screen3-1078", [(7, 9), (5, 5), (5, 6), (4, 5), (3, 5), (6, 5), (4, 6), (6, 6)], (7, 5)),
+    ("screen2-408", [(5, 9), (6, 9), (9, 5), (6, 10), (7, 10), (6, 8), (6, 7), (7, 9), (5, 7), (6, 11), (6, 12),
+                     (5, 11), (4, 12), (4, 11), (7, 11), (5, 10)], (7, 8)),
+    ("screen3-979", [(7, 5), (9, 9), (8, 8), (8, 9), (10, 9), (7, 9), (10, 8), (7, 8), (10, 7), (10, 6), (9, 7),
+                     (8, 6)], (7, 6)),
+]
+"""Positions of the move-loss screens (15x15 freestyle, from Pentad's games) where the opponent threatens and the
+listed move loses to a VCT our own solver proves. At 200,000 and 300,000 nodes 8c959e4 played it: at a node limit
+each new best move's probe had 150,000 nodes (most of the think) and the chosen move no final probe."""
+
+
+@pytest.mark.parametrize("max_nodes", [200_000, 300_000])
+@pytest.mark.parametrize("moves, losing", [pytest.param(m, lo, id=i) for i, m, lo in NODE_LIMIT_DEFENCES])
+def test_a_node_limited_think_shares_its_probes_as_a_timed_one(moves: list, losing: tuple, max_nodes: int) -> None:
+    engine = Engine(15, 15, memory_bytes=64 << 20)
+    for move in moves:
+        engine.play(*move)
+    engine.play(*losing)
+    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
+        "data: the losing move is proven losing"
+    engine.undo()
+    assert engine.think(Limits(max_nodes=max_nodes)).move != losing
