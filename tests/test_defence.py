@@ -27,6 +27,14 @@ def engine_of(item: dict) -> Engine:
     return engine
 
 
+def assert_proven_losing(engine: Engine, losing: tuple) -> None:
+    """Data check: our own proof-number VCT proves the opponent wins after `losing` (the engine is left as it was)."""
+    engine.play(*losing)
+    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
+        "data: the losing move is proven losing"
+    engine.undo()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("item", [
     pytest.param(item, marks=pytest.mark.xfail(strict=True, reason=item["known_failure"]))
@@ -36,10 +44,7 @@ def test_the_engine_does_not_play_the_losing_move(item: dict) -> None:
     defect not yet fixed: its test is expected to fail, and fails loudly (strict) once the engine gets it right."""
     engine = engine_of(item)
     losing = tuple(item["losing"])
-    engine.play(*losing)
-    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
-        "data: the losing move is proven losing"
-    engine.undo()
+    assert_proven_losing(engine, losing)
     result = engine.think(THINK)
     assert result.move != losing
 
@@ -50,13 +55,8 @@ about half a second for; at a 1.3 s turn 0782249 played it (its deep probe went 
 
 
 def test_a_timed_think_probes_its_final_move() -> None:
-    engine = Engine(15, 15, memory_bytes=64 << 20)
-    for move in FINAL_PROBE_MOVES:
-        engine.play(*move)
-    engine.play(9, 7)
-    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
-        "data: the losing move is proven losing"
-    engine.undo()
+    engine = engine_of({"size": 15, "moves": FINAL_PROBE_MOVES})
+    assert_proven_losing(engine, (9, 7))
     assert engine.think(Limits(turn_ms=1300)).move != (9, 7)
 
 
@@ -85,11 +85,6 @@ each new best move's probe had 150,000 nodes (most of the think) and the chosen 
 @pytest.mark.parametrize("max_nodes", [200_000, 300_000])
 @pytest.mark.parametrize("moves, losing", [pytest.param(m, lo, id=i) for i, m, lo in NODE_LIMIT_DEFENCES])
 def test_a_node_limited_think_shares_its_probes_as_a_timed_one(moves: list, losing: tuple, max_nodes: int) -> None:
-    engine = Engine(15, 15, memory_bytes=64 << 20)
-    for move in moves:
-        engine.play(*move)
-    engine.play(*losing)
-    assert ProofSolver(ThreatSolver(engine.board)).prove(2_000_000, time.perf_counter() + 60), \
-        "data: the losing move is proven losing"
-    engine.undo()
+    engine = engine_of({"size": 15, "moves": moves})
+    assert_proven_losing(engine, losing)
     assert engine.think(Limits(max_nodes=max_nodes)).move != losing
