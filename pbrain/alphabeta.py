@@ -271,6 +271,9 @@ class AlphaBeta(RootThreats):
             new_depth = depth - ONE_PLY
             if move == tt_move:
                 new_depth += tt_extension * ONE_PLY
+            if cython.compiled and new_depth >= ONE_PLY:  # the child probes the table: fetch its bucket meanwhile
+                self.tt.prefetch(board.hash ^ board.zobrist[2 * move + me - 1] ^
+                                 (self.white_key if me == BLACK else self.black_key))
             board.make(move)
             if i == 0:
                 score = -self._pvs(-beta, -alpha, new_depth, ply + 1)

@@ -1,6 +1,9 @@
 # C view of pbrain/tt.py
 cimport cython
 
+cdef extern from *:
+    void __builtin_prefetch(const void *address) noexcept nogil
+
 cdef enum:
     AGE_PENALTY = 8  # depth units: two plies of the main search's quarter plies
     BOUND_LOWER = 1
@@ -18,6 +21,8 @@ cdef class TranspositionTable:
 
     cpdef void clear(self)
     cpdef void new_search(self)
+    @cython.locals(slot=long)
+    cdef inline void prefetch(self, unsigned long long key) noexcept
     @cython.locals(slot=long, data="unsigned long long")
     cpdef bint probe(self, unsigned long long key, int ply) noexcept
     @cython.locals(slot=long, data="unsigned long long")

@@ -88,3 +88,14 @@ def test_clear_forgets_everything() -> None:
     table.store(5, 1, 0, 3, BOUND_EXACT, 0)
     table.clear()
     assert not table.probe(5, 0)
+
+
+def test_a_game_sized_table_starts_empty_and_keeps_entries_at_both_ends() -> None:
+    # The table lies in private huge-page mappings where the system has them: zeroed, writable end to end.
+    table = TranspositionTable(128 * 1024 * 1024)
+    first, last = table.size, table.size - 2  # keys of the first and the last bucket (key & (size - 2))
+    assert not table.probe(first, 0) and not table.probe(last, 0) and not table.probe(last + 1, 0)
+    table.store(first, 3, 11, 8, BOUND_LOWER, 0)
+    table.store(last + 1, 4, -11, 12, BOUND_UPPER, 0)
+    assert table.probe(first, 0) and (table.move, table.score) == (3, 11)
+    assert table.probe(last + 1, 0) and (table.move, table.score, table.depth) == (4, -11, 12)
