@@ -78,6 +78,8 @@ cdef class Board:
     cdef unsigned short[::1] code_table
     cdef unsigned char[::1] code_class
     cdef int[::1] cell_value
+    cdef int[::1] class_value
+    cdef readonly bint values_by_class
     cdef int[::1] threat_value
     cdef unsigned long long[::1] zobrist
     cdef int[::1] dir_offset
@@ -93,6 +95,8 @@ cdef class Board:
     cdef inline unsigned int _class_word(self, unsigned int word, int ci) noexcept
     @cython.locals(base=int)
     cdef inline void _add_value(self, int code, int ci, int sign) noexcept
+    @cython.locals(total=int, base=int, k=int)
+    cdef inline int eval_sum(self, int ci, int role) noexcept
     cdef void make(self, int cell) noexcept
     @cython.locals(ply=int, i=int)
     cdef void make_stone(self, int cell, int color) noexcept

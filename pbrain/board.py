@@ -4,9 +4,11 @@ Layout: a flat array with a border of PADDING wall cells, index = (y + PADDING) 
 scans never bounds-check. For every cell and direction a 20-bit line key (5 neighbours each side, 2 bits each) is
 kept up to date on every place and undo. For every empty cell the board also keeps the Pattern each colour would
 make on each direction and each colour's combined class (Pattern4 and the renju double-three flag), with
-per-colour counters of every class, so "can the opponent make five?" is one array read, and the running sums of
-the evaluation's cell values (patterns.cell_values, looked up by each cell's pattern code) for each colour, as the
-side to move and as the side that waits.
+per-colour counters of every class, so "can the opponent make five?" is one array read, and the sums of the
+evaluation's cell values (patterns.cell_values, looked up by each cell's pattern code) for each colour, as the side
+to move and as the side that waits: kept running, or, while every code's value is its class's (the weights have no
+line or code terms), read as the class counters' dot product with the class values, so that a move's class changes
+cost no value lookups.
 
 Compiled by Cython (board.pxd has the C types); runs unchanged as plain Python.
 """
@@ -67,7 +69,8 @@ class Board:
     the colour's pattern code (patterns.code_table) above CODE_SHIFT. Only
     empty cells' state is kept current. Every change a move makes to it is logged, and unmake restores the log
     and the saved counters instead of recomputing anything. The counters: 16 class counts per colour, then the
-    evaluation sums at EVAL_SUMS + role * 2 + colour index (role 0: as the side to move, 1: as the side that waits).
+    evaluation sums at EVAL_SUMS + role * 2 + colour index (role 0: as the side to move, 1: as the side that waits),
+    kept only when values_by_class is False (eval_sum reads them either way).
     """
 
     def __init__(self, width: int, height: int = 0, rule: int = 0) -> None:
@@ -89,6 +92,8 @@ class Board:
         self.code_table = array("H", patterns.code_table())
         self.code_class = patterns.code_classes(rule_enum)
         self.cell_value = array("i", patterns.cell_values(rule_enum))
+        self.class_value = array("i", [0]) * 64
+        self.values_by_class = self._fill_class_values()
         self.tempo = eval_weights.tempo(rule_enum.name.lower())
         self.threat_value = array("i", eval_weights.threat_values(rule_enum.name.lower()))
         self.dir_offset = array("i", [dy * self.stride + dx for dx, dy in DIRECTIONS])
@@ -136,7 +141,8 @@ class Board:
                 self.p4count[16 * ci] -= 1
                 self.p4count[16 * ci + (cls & P4_MASK)] += 1
                 self.state[STATE_STRIDE * cell + 1 + ci] = cls
-                self._add_value(cls >> CODE_SHIFT, ci, 1)
+                if not self.values_by_class:
+                    self._add_value(cls >> CODE_SHIFT, ci, 1)
 
     def _scan_key(self, cell: int, d: int) -> int:
         """The line key of (cell, direction) read from the cells, not from the incremental state."""
@@ -156,6 +162,34 @@ class Board:
         `word`)."""
         code = self.code_table[_pack(word)]
         return self.code_class[NUM_CODES * ci + code] | (code << CODE_SHIFT)
+
+    def _fill_class_values(self) -> bool:
+        """Fill class_value[(colour index * 2 + role) * 16 + class] from the cell values; True when every cell's
+        value is its class's (no line weights or code corrections): the sums are then the class counters' dot
+        product with class_value, and the running sums are not kept."""
+        seen = [False] * 64
+        for ci in range(2):
+            for role in range(2):
+                for code in range(NUM_CODES):
+                    slot = (ci * 2 + role) * 16 + (self.code_class[NUM_CODES * ci + code] & P4_MASK)
+                    value = self.cell_value[(ci * 2 + role) * NUM_CODES + code]
+                    if not seen[slot]:
+                        seen[slot] = True
+                        self.class_value[slot] = value
+                    elif self.class_value[slot] != value:
+                        return False
+        return True
+
+    def eval_sum(self, ci: int, role: int) -> int:
+        """The sum of the values of colour index `ci`'s empty cells in `role` (0: as the side to move, 1: as the
+        side that waits)."""
+        if not self.values_by_class:
+            return self.p4count[EVAL_SUMS + 2 * role + ci]
+        total = 0
+        base = (ci * 2 + role) * 16
+        for k in range(P4_FIVE + 1):
+            total += self.p4count[16 * ci + k] * self.class_value[base + k]
+        return total
 
     def _add_value(self, code: int, ci: int, sign: int) -> None:
         """Add (sign 1) or take away (-1) a colour's evaluation values of a cell with pattern code `code`."""
@@ -258,7 +292,8 @@ class Board:
         for ci in range(2):
             self._log(base + 1 + ci)
             self.p4count[16 * ci + (self.state[base + 1 + ci] & P4_MASK)] -= 1
-            self._add_value(self.state[base + 1 + ci] >> CODE_SHIFT, ci, -1)
+            if not self.values_by_class:
+                self._add_value(self.state[base + 1 + ci] >> CODE_SHIFT, ci, -1)
         self.cells[cell] = color
         self.hash ^= self.zobrist[2 * cell + color - 1]
         for d in range(4):
@@ -323,8 +358,9 @@ class Board:
         self._log(slot)
         self.p4count[16 * ci + (old & P4_MASK)] -= 1
         self.p4count[16 * ci + (cls & P4_MASK)] += 1
-        self._add_value(old >> CODE_SHIFT, ci, -1)
-        self._add_value(cls >> CODE_SHIFT, ci, 1)
+        if not self.values_by_class:
+            self._add_value(old >> CODE_SHIFT, ci, -1)
+            self._add_value(cls >> CODE_SHIFT, ci, 1)
         self.state[slot] = cls
 
     # --- queries -----------------------------------------------------------------------------------------------
@@ -463,9 +499,10 @@ class Board:
                 cls = self._class_word(words[c] >> (4 * ci), ci)
                 classes.append(cls)
                 counts[16 * ci + (cls & P4_MASK)] += 1
-                value = 2 * NUM_CODES * ci + (cls >> CODE_SHIFT)
-                counts[EVAL_SUMS + ci] += self.cell_value[value]
-                counts[EVAL_SUMS + 2 + ci] += self.cell_value[value + NUM_CODES]
+                if not self.values_by_class:
+                    value = 2 * NUM_CODES * ci + (cls >> CODE_SHIFT)
+                    counts[EVAL_SUMS + ci] += self.cell_value[value]
+                    counts[EVAL_SUMS + 2 + ci] += self.cell_value[value + NUM_CODES]
         h = 0
         for c in cells:
             if self.cells[c] in (BLACK, WHITE):

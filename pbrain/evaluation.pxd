@@ -1,6 +1,6 @@
 # C view of pbrain/evaluation.py
 cimport cython
-from pbrain.board cimport (Board, EVAL_SHIFT, EVAL_SUMS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FLEX3,
+from pbrain.board cimport (Board, EVAL_SHIFT, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FLEX3,
                            P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4)
 
 @cython.locals(me=int, opp=int)

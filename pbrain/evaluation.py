@@ -5,7 +5,8 @@ eval = (the side to move's cells valued as the mover's - the opponent's cells va
 (the weights are in sixteenths of a score unit).
 A cell's value is looked up by its pattern code (the combination of its four line patterns) in the table the
 board built from the fitted weights (eval_weights.py, patterns.cell_values), and the board keeps the sums up to
-date on every move, so evaluating is three array reads. The threat table adds what the cells' sum misses: a side
+date on every move (or, with class-only weights, reads them off its class counters: Board.eval_sum), so evaluating
+costs no walk over the cells. The threat table adds what the cells' sum misses: a side
 with several kinds of threat at once (an open three to make and a four, a four-three) is worth more than their
 parts, most of all when it is that side's turn.
 """
@@ -16,7 +17,7 @@ import cython
 from pbrain.board import Board
 
 if not cython.compiled:
-    from pbrain.board import (EVAL_SHIFT, EVAL_SUMS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS,  # noqa: F401
+    from pbrain.board import (EVAL_SHIFT, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS,  # noqa: F401
                               P4_FLEX3, P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4)
 
 COMPILED = cython.compiled
@@ -41,5 +42,5 @@ def threat_index(board: Board, side: int) -> int:
 
 def evaluate(board: Board, side: int) -> int:
     """Static score of the position for `side` (the side to move)."""
-    return (board.p4count[EVAL_SUMS + side - 1] - board.p4count[EVAL_SUMS + 2 + 2 - side] + board.tempo
+    return (board.eval_sum(side - 1, 0) - board.eval_sum(2 - side, 1) + board.tempo
             + board.threat_value[threat_index(board, side)]) >> EVAL_SHIFT

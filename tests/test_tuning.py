@@ -49,6 +49,27 @@ def test_features_times_weights_is_the_evaluation(rule: Rule) -> None:
     assert checked > 30
 
 
+def test_class_only_weights_are_read_off_the_class_counters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Weights with no line or code terms: the board keeps no running sums, and the evaluation is still
+    features . weights, through takebacks too."""
+    rng = random.Random(8)
+    made_up = {"line": {r: (0,) * len(patterns.Pattern) for r in patterns.ROLES},
+               "class": {r: tuple(rng.randint(-50, 50) for _ in patterns.Pattern4) for r in patterns.ROLES},
+               "tempo": 21}
+    monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
+    matrix = positions.code_matrix(Rule.STANDARD)
+    vector = fit.weight_vector(made_up)
+    board = Board(15, 15, int(Rule.STANDARD))
+    assert board.values_by_class
+    for x, y in random_game(Rule.STANDARD, 3, plies=50)["moves"]:
+        board.play(x, y)
+        if board.move_count % 7 == 0:
+            board.undo()
+            board.play(x, y)
+        assert int(positions.features(board, matrix) @ vector) >> eval_weights.SHIFT == evaluate(board, board.side)
+    assert board.snapshot() == board.recomputed()
+
+
 def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """With every weight non-zero, the board's incremental sums still equal features . weights."""
     rng = random.Random(5)
@@ -60,7 +81,7 @@ def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatc
     vector = fit.weight_vector(made_up)
     record = random_game(Rule.STANDARD, 9, plies=60)
     board = Board(15, 15, int(Rule.STANDARD))
-    assert board.tempo == 37
+    assert board.tempo == 37 and not board.values_by_class  # line weights: the board keeps running sums
     for x, y in record["moves"]:
         board.play(x, y)
         assert int(positions.features(board, matrix) @ vector) >> eval_weights.SHIFT == evaluate(board, board.side)
