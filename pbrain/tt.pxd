@@ -14,8 +14,7 @@ cdef enum:
 @cython.final
 cdef class TranspositionTable:
     cdef readonly long size
-    cdef unsigned long long[::1] keys
-    cdef unsigned long long[::1] data
+    cdef unsigned long long[::1] entries
     cdef public int move, score, depth, bound
     cdef readonly int age
 

@@ -1,8 +1,8 @@
 """The main search's transposition table: buckets of two 16-byte entries (the key and a packed word: move, score,
-depth, bound, age). A store replaces the entry of the same position, else the bucket's less worthy entry: the
-shallower one, an entry from an earlier search counting AGE_PENALTY depth units (two plies of the main search's
-quarter plies) shallower per search since. Mate scores are stored relative to the node and read back relative to
-the root.
+depth, bound, age), a bucket in one half of a cache line. A store replaces the entry of the same position, else the
+bucket's less worthy entry: the shallower one, an entry from an earlier search counting AGE_PENALTY depth units (two
+plies of the main search's quarter plies) shallower per search since. Mate scores are stored relative to the node
+and read back relative to the root.
 
 Compiled by Cython (tt.pxd has the C types); runs unchanged as plain Python.
 """
@@ -66,9 +66,8 @@ class TranspositionTable:
         """Forget every entry."""
         # Anonymous mappings come zeroed from the system page by page on first touch: allocating or clearing a
         # table of any size is instant, and the resident size grows only as the table fills (by 2 MB huge pages
-        # where the system gives them).
-        self.keys = memoryview(_huge_mapping(8 * self.size)).cast("Q")
-        self.data = memoryview(_huge_mapping(8 * self.size)).cast("Q")
+        # where the system gives them). Entry i is entries[2 i] (its key) and entries[2 i + 1] (its data word).
+        self.entries = memoryview(_huge_mapping(16 * self.size)).cast("Q")
         self.age = 0
 
     def new_search(self) -> None:
@@ -80,18 +79,17 @@ class TranspositionTable:
         soon after does not wait for memory."""
         if cython.compiled:
             slot = key & (self.size - 2)
-            __builtin_prefetch(cython.address(self.keys[slot]))  # noqa: F821 (tt.pxd declares the C builtin)
-            __builtin_prefetch(cython.address(self.data[slot]))  # noqa: F821
+            __builtin_prefetch(cython.address(self.entries[2 * slot]))  # noqa: F821 (tt.pxd declares the C builtin)
 
     def probe(self, key: int, ply: int) -> bool:
         """True when `key` has an entry; then move (-1 for none), score (a mate counted from the root, the node
         being `ply` plies deep), depth and bound hold it."""
         slot = key & (self.size - 2)
-        if self.keys[slot] != key:
+        if self.entries[2 * slot] != key:
             slot += 1
-            if self.keys[slot] != key:
+            if self.entries[2 * slot] != key:
                 return False
-        data = self.data[slot]
+        data = self.entries[2 * slot + 1]
         self.move = (data & 0xFFFF)
         self.move -= 1
         self.score = (data >> 16) & 0xFFFF
@@ -112,20 +110,21 @@ class TranspositionTable:
         elif score <= -MATE_THRESHOLD:
             score -= ply
         slot = key & (self.size - 2)
-        if self.keys[slot] != key and (self.keys[slot + 1] == key or self._worth(slot + 1) < self._worth(slot)):
+        if self.entries[2 * slot] != key and (self.entries[2 * slot + 2] == key or
+                                              self._worth(slot + 1) < self._worth(slot)):
             slot += 1
         data = self.age
         data = (data << 2) | bound
         data = (data << 16) | depth
         data = (data << 16) | (score + 32768)
         data = (data << 16) | (move + 1)
-        self.keys[slot] = key
-        self.data[slot] = data
+        self.entries[2 * slot] = key
+        self.entries[2 * slot + 1] = data
 
     def _worth(self, slot: int) -> int:
         """How much the entry in `slot` is worth keeping: its depth, less AGE_PENALTY per search since it was
         written (an empty slot: -1)."""
-        data = self.data[slot]
+        data = self.entries[2 * slot + 1]
         if data == 0:
             return -1
         return ((data >> 32) & 0xFFFF) - AGE_PENALTY * ((self.age - (data >> 50)) & 63)
