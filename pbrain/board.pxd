@@ -1,6 +1,7 @@
 # C view of pbrain/board.py (Cython pure-Python mode). Keep in step with board.py and patterns.py;
 # tests/test_board.py checks that the constants below equal the Python ones.
 cimport cython
+from libc.string cimport memcpy
 
 cdef enum:
     EMPTY = 0

@@ -258,8 +258,12 @@ class Board:
         ply = self.move_count
         self.fives[ply] = (self.state[STATE_STRIDE * cell + color] & P4_MASK) == P4_FIVE
         self.moves[ply] = cell
-        for i in range(COUNTERS):
-            self.saved[COUNTERS * ply + i] = self.p4count[i]
+        if cython.compiled:  # one block copy; the loop below is the interpreted twin
+            memcpy(cython.address(self.saved[COUNTERS * ply]), cython.address(self.p4count[0]),  # noqa: F821
+                   COUNTERS * cython.sizeof(cython.int))
+        else:
+            for i in range(COUNTERS):
+                self.saved[COUNTERS * ply + i] = self.p4count[i]
         self.log_start[ply] = self.log_top
         self.move_count = ply + 1
         self._add_stone(cell, color)
@@ -278,8 +282,12 @@ class Board:
             top -= 1
             self.state[self.log_index[top]] = self.log_value[top]
         self.log_top = top
-        for i in range(COUNTERS):
-            self.p4count[i] = self.saved[COUNTERS * ply + i]
+        if cython.compiled:
+            memcpy(cython.address(self.p4count[0]), cython.address(self.saved[COUNTERS * ply]),  # noqa: F821
+                   COUNTERS * cython.sizeof(cython.int))
+        else:
+            for i in range(COUNTERS):
+                self.p4count[i] = self.saved[COUNTERS * ply + i]
 
     # --- incremental update ------------------------------------------------------------------------------------
     def _log(self, index: int) -> None:
