@@ -11,10 +11,10 @@ figures of one build spread by 5-10 % on this VM.
 from __future__ import annotations
 
 import argparse
-import time
 from typing import List, Tuple
 
-from pbrain.engine import Engine, Limits
+from pbrain.bench import timed_think
+from pbrain.engine import Limits
 from pbrain.rules import Rule
 
 MEMORY_BYTES = 350 * 1024 * 1024
@@ -33,12 +33,8 @@ def measure(nodes: int) -> Tuple[int, float]:
     total_nodes = 0
     total_seconds = 0.0
     for played in POSITIONS:
-        engine = Engine(15, 15, Rule.FREESTYLE, memory_bytes=MEMORY_BYTES)
-        for x, y in played:
-            engine.play(x, y)
-        start = time.perf_counter()
-        result = engine.think(Limits(max_nodes=nodes))
-        total_seconds += time.perf_counter() - start
+        result, seconds = timed_think(Rule.FREESTYLE, 15, played, Limits(max_nodes=nodes), MEMORY_BYTES)
+        total_seconds += seconds
         total_nodes += result.nodes
     return total_nodes, total_seconds
 

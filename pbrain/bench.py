@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import List, Tuple
 
 import pbrain
-from pbrain.engine import Engine, Limits
+from pbrain.engine import Engine, Limits, SearchResult
 from pbrain.rules import Rule
 
 BENCH_DEPTH = 7
@@ -51,18 +51,26 @@ class BenchResult:
         return int(self.nodes * 1000 / max(1, self.time_ms))
 
 
+def timed_think(rule: Rule, size: int, played: "List[Tuple[int, int]]", limits: Limits,
+                memory_bytes: int) -> "Tuple[SearchResult, float]":
+    """Think once in a fresh engine (fresh tables, `memory_bytes` its limit) after `played`; the result and the
+    think's seconds (setting up the position not counted)."""
+    engine = Engine(size, size, rule, memory_bytes=memory_bytes)
+    for x, y in played:
+        engine.play(x, y)
+    start = time.perf_counter()
+    result = engine.think(limits)
+    return result, time.perf_counter() - start
+
+
 def search_bench(depth: int = BENCH_DEPTH) -> BenchResult:
     """Search every bench position to `depth` with fresh tables; total the nodes."""
     nodes = 0
     elapsed = 0.0
     moves = []
     for rule, size, played in POSITIONS:
-        engine = Engine(size, size, rule, memory_bytes=BENCH_MEMORY)
-        for x, y in played:
-            engine.play(x, y)
-        start = time.perf_counter()
-        result = engine.think(Limits(max_depth=depth))
-        elapsed += time.perf_counter() - start
+        result, seconds = timed_think(rule, size, played, Limits(max_depth=depth), BENCH_MEMORY)
+        elapsed += seconds
         nodes += result.nodes
         moves.append(result.move)
     return BenchResult(pbrain.mode(), depth, nodes, int(elapsed * 1000), moves)
