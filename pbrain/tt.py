@@ -26,21 +26,6 @@ ENTRY_BYTES = 16
 assert params.WIN_THRESHOLD == 29000
 
 
-def _huge_mapping(size: int) -> mmap.mmap:
-    """A zeroed anonymous mapping of `size` bytes, private and backed by huge pages where the system has them (fewer
-    TLB misses on the table's random reads)."""
-    if hasattr(mmap, "MAP_PRIVATE"):
-        mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    else:  # Windows: an anonymous mapping is all there is
-        mapping = mmap.mmap(-1, size)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
-        try:
-            mapping.madvise(mmap.MADV_HUGEPAGE)
-        except OSError:
-            pass
-    return mapping
-
-
 def entries_for(memory_bytes: int) -> int:
     """Largest power-of-two entry count whose table fits in `memory_bytes` (at least 1024)."""
     entries = 1024
@@ -65,9 +50,10 @@ class TranspositionTable:
     def clear(self) -> None:
         """Forget every entry."""
         # Anonymous mappings come zeroed from the system page by page on first touch: allocating or clearing a
-        # table of any size is instant, and the resident size grows only as the table fills (by 2 MB huge pages
-        # where the system gives them). Entry i is entries[2 i] (its key) and entries[2 i + 1] (its data word).
-        self.entries = memoryview(_huge_mapping(16 * self.size)).cast("Q")
+        # table of any size is instant, and the resident size grows only as the table fills. (Not huge pages: on
+        # this VM a madvised table made END / STOP wait 100-130 ms in some searches, past the 50 ms the brain
+        # promises.) Entry i is entries[2 i] (its key) and entries[2 i + 1] (its data word).
+        self.entries = memoryview(mmap.mmap(-1, 16 * self.size)).cast("Q")
         self.age = 0
 
     def new_search(self) -> None:

@@ -91,7 +91,7 @@ def test_clear_forgets_everything() -> None:
 
 
 def test_a_game_sized_table_starts_empty_and_keeps_entries_at_both_ends() -> None:
-    # The table lies in private huge-page mappings where the system has them: zeroed, writable end to end.
+    # The table is one anonymous mapping: zeroed, writable end to end.
     table = TranspositionTable(128 * 1024 * 1024)
     first, last = table.size, table.size - 2  # keys of the first and the last bucket (key & (size - 2))
     assert not table.probe(first, 0) and not table.probe(last, 0) and not table.probe(last + 1, 0)
