@@ -62,7 +62,10 @@ cdef class Board:
     cdef readonly bint renju
     cdef readonly unsigned long long hash
     cdef int[::1] cells
-    cdef int[::1] keys
+    cdef unsigned long long[::1] lines
+    cdef readonly object empty_lines
+    cdef int[::1] line_slot
+    cdef int[::1] line_slot2
     cdef unsigned int[::1] state
     cdef int[::1] p4count
     cdef int[::1] near
@@ -91,6 +94,8 @@ cdef class Board:
     cdef int[::1] points
     cdef readonly int npoints
 
+    @cython.locals(slot=int)
+    cdef inline int _key(self, int cell, int d) noexcept
     cdef inline unsigned int _line_pattern(self, int key) noexcept
     @cython.locals(code=int)
     cdef inline unsigned int _class_word(self, unsigned int word, int ci) noexcept
@@ -104,12 +109,13 @@ cdef class Board:
     @cython.locals(ply=int, cell=int, top=int, start=int, i=int)
     cdef void unmake(self) noexcept
     cdef inline void _log(self, int index) noexcept
-    @cython.locals(base=int, ci=int, d=int, j=int, off=int, n=int, k=int)
+    @cython.locals(base=int, ci=int, d=int, j=int, off=int, n=int, k=int, slot=int, line=int, shift=int,
+                   word="unsigned long long", stone="unsigned long long")
     cdef void _add_stone(self, int cell, int color) noexcept
-    @cython.locals(color=int, d=int, j=int, off=int, n=int, k=int)
+    @cython.locals(color=int, d=int, k=int, slot=int, stone="unsigned long long")
     cdef void _remove_stone(self, int cell) noexcept
     @cython.locals(new="unsigned int", old="unsigned int", shift=int, word="unsigned int")
-    cdef inline void _update_line(self, int n, int d) noexcept
+    cdef inline void _update_line(self, int n, int d, int key) noexcept
     @cython.locals(cls="unsigned int", slot=int, old="unsigned int")
     cdef inline void _update_class(self, int n, int ci, unsigned int word) noexcept
     @cython.locals(d=int, j=int, side=int, end=int, off=int, e=int, threes=int)
@@ -141,6 +147,8 @@ cdef class Board:
     cpdef void set_side(self, int color) except *
 
 
+@cython.locals(x="unsigned long long")
+cdef inline int _word_key(unsigned long long word, int shift) noexcept
 cdef inline unsigned int _pack(unsigned int word) noexcept
 
 

@@ -1,14 +1,15 @@
 """The board: stones, move stack, Zobrist key and the incremental pattern state everything else reads.
 
 Layout: a flat array with a border of PADDING wall cells, index = (y + PADDING) * stride + (x + PADDING), so line
-scans never bounds-check. For every cell and direction a 20-bit line key (5 neighbours each side, 2 bits each) is
-kept up to date on every place and undo. For every empty cell the board also keeps the Pattern each colour would
-make on each direction and each colour's combined class (Pattern4 and the renju double-three flag), with
-per-colour counters of every class, so "can the opponent make five?" is one array read, and the sums of the
-evaluation's cell values (patterns.cell_values, looked up by each cell's pattern code) for each colour, as the side
-to move and as the side that waits: kept running, or, while every code's value is its class's (the weights have no
-line or code terms), read as the class counters' dot product with the class values, so that a move's class changes
-cost no value lookups.
+scans never bounds-check. Every line of the board (each direction) is kept as 64-bit words, 2 bits a cell with the
+walls beyond its ends (see line_layout); a cell's 20-bit line key (5 neighbours each side) is read off its word, so
+a stone changes one or two words a direction, not the keys of its forty neighbours. For every empty cell the board
+also keeps the Pattern each colour would make on each direction and each colour's combined class (Pattern4 and the
+renju double-three flag), with per-colour counters of every class, so "can the opponent make five?" is one array
+read, and the sums of the evaluation's cell values (patterns.cell_values, looked up by each cell's pattern code)
+for each colour, as the side to move and as the side that waits: kept running, or, while every code's value is its
+class's (the weights have no line or code terms), read as the class counters' dot product with the class values,
+so that a move's class changes cost no value lookups.
 
 Compiled by Cython (board.pxd has the C types); runs unchanged as plain Python.
 """
@@ -20,6 +21,7 @@ from array import array
 import cython
 
 from pbrain import eval_weights, patterns
+from pbrain.geometry import DIRECTIONS, line_layout, near_offsets
 from pbrain.rules import Rule
 
 if not cython.compiled:
@@ -44,21 +46,11 @@ if not cython.compiled:
 COMPILED = cython.compiled
 MIN_SIZE = 5
 MAX_SIZE = 32
-DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
-"""(dx, dy) of the four line directions, in the order of every per-direction array."""
 _ZOBRIST_SEED = 0x5E7AD
 
 
 class BoardError(ValueError):
     """An illegal board operation: off-board or occupied cell, undo of an empty stack, bad size or colour."""
-
-
-def near_offsets(stride: int) -> "list[int]":
-    """Cell offsets whose stones make a cell a candidate: within 2 in every direction, and 3 along lines."""
-    offsets = [dy * stride + dx for dy in range(-2, 3) for dx in range(-2, 3) if dx or dy]
-    offsets += [3 * (dy * stride + dx) for dx, dy in DIRECTIONS]
-    offsets += [-3 * (dy * stride + dx) for dx, dy in DIRECTIONS]
-    return offsets
 
 
 class Board:
@@ -101,6 +93,10 @@ class Board:
         self.shift_after = array("i", [0] + [patterns.neighbour_shift(j) for j in range(1, PADDING + 1)])
         self.shift_before = array("i", [0] + [patterns.neighbour_shift(-j) for j in range(1, PADDING + 1)])
         self.near_offset = array("i", near_offsets(self.stride))
+        words, read_slot, second_slot = line_layout(width, height, self.stride)
+        self.empty_lines = array("Q", words)
+        self.line_slot = array("i", read_slot)
+        self.line_slot2 = array("i", second_slot)
         rng = random.Random(_ZOBRIST_SEED)
         self.zobrist = array("Q", [rng.getrandbits(64) for _ in range(2 * self.ncells)])
         self.playable = tuple(self.index(x, y) for y in range(height) for x in range(width))
@@ -115,7 +111,7 @@ class Board:
         self.cells = array("i", [WALL]) * n
         for cell in self.playable:
             self.cells[cell] = EMPTY
-        self.keys = array("i", [0]) * (4 * n)
+        self.lines = array("Q", self.empty_lines)
         self.state = array("I", [0]) * (STATE_STRIDE * n)
         self.p4count = array("i", [0]) * COUNTERS
         self.p4count[0] = self.p4count[16] = len(self.playable)  # every empty cell starts as class NONE
@@ -133,8 +129,7 @@ class Board:
         for cell in self.playable:
             word = 0
             for d in range(4):
-                self.keys[4 * cell + d] = self._scan_key(cell, d)
-                word |= self._line_pattern(self.keys[4 * cell + d]) << (8 * d)
+                word |= self._line_pattern(self._key(cell, d)) << (8 * d)
             self.state[STATE_STRIDE * cell] = word
             for ci in range(2):
                 cls = self._class_word(word >> (4 * ci), ci)
@@ -152,6 +147,11 @@ class Board:
             key |= self.cells[cell + j * off] << self.shift_after[j]
             key |= self.cells[cell - j * off] << self.shift_before[j]
         return key
+
+    def _key(self, cell: int, d: int) -> int:
+        """The line key of (cell, direction), read off the cell's line word."""
+        slot = self.line_slot[4 * cell + d]
+        return _word_key(self.lines[slot >> 6], slot & 63)
 
     def _line_pattern(self, key: int) -> int:
         """Both colours' Pattern byte for a line key (patterns.line_table, read through its compact form)."""
@@ -304,44 +304,48 @@ class Board:
                 self._add_value(self.state[base + 1 + ci] >> CODE_SHIFT, ci, -1)
         self.cells[cell] = color
         self.hash ^= self.zobrist[2 * cell + color - 1]
+        stone = color  # 64 bits wide when compiled: shifted up to bit 62
         for d in range(4):
             off = self.dir_offset[d]
+            slot = self.line_slot[4 * cell + d]
+            line = slot >> 6
+            shift = slot & 63
+            word = self.lines[line] + (stone << shift)
+            self.lines[line] = word
+            slot = self.line_slot2[4 * cell + d]
+            if slot >= 0:
+                self.lines[slot >> 6] += stone << (slot & 63)
             n = cell
             for j in range(1, PADDING + 1):
                 n += off
-                self.keys[4 * n + d] += color << self.shift_before[j]
                 if self.cells[n] == EMPTY:
-                    self._update_line(n, d)
+                    self._update_line(n, d, _word_key(word, shift + 2 * j))
             n = cell
             for j in range(1, PADDING + 1):
                 n -= off
-                self.keys[4 * n + d] += color << self.shift_after[j]
                 if self.cells[n] == EMPTY:
-                    self._update_line(n, d)
+                    self._update_line(n, d, _word_key(word, shift - 2 * j))
         for k in range(NEAR_OFFSETS):
             self.near[cell + self.near_offset[k]] += 1
 
     def _remove_stone(self, cell: int) -> None:
-        """Take the stone off and reverse the keys; unmake restores the logged state."""
+        """Take the stone off its line words; unmake restores the logged state."""
         color = self.cells[cell]
         self.cells[cell] = EMPTY
         self.hash ^= self.zobrist[2 * cell + color - 1]
+        stone = color  # 64 bits wide when compiled
         for d in range(4):
-            off = self.dir_offset[d]
-            n = cell
-            for j in range(1, PADDING + 1):
-                n += off
-                self.keys[4 * n + d] -= color << self.shift_before[j]
-            n = cell
-            for j in range(1, PADDING + 1):
-                n -= off
-                self.keys[4 * n + d] -= color << self.shift_after[j]
+            slot = self.line_slot[4 * cell + d]
+            self.lines[slot >> 6] -= stone << (slot & 63)
+            slot = self.line_slot2[4 * cell + d]
+            if slot >= 0:
+                self.lines[slot >> 6] -= stone << (slot & 63)
         for k in range(NEAR_OFFSETS):
             self.near[cell + self.near_offset[k]] -= 1
 
-    def _update_line(self, n: int, d: int) -> None:
-        """Re-read the pattern of an empty cell on one direction after its key changed."""
-        new = self._line_pattern(self.keys[4 * n + d])
+    def _update_line(self, n: int, d: int, key: int) -> None:
+        """Re-read the pattern of an empty cell on one direction after its line key changed to `key`."""
+        new = self._line_pattern(key)
         word = self.state[STATE_STRIDE * n]
         shift = 8 * d
         old = (word >> shift) & 0xFF
@@ -364,8 +368,9 @@ class Board:
         if cls == old:
             return
         self._log(slot)
-        self.p4count[16 * ci + (old & P4_MASK)] -= 1
-        self.p4count[16 * ci + (cls & P4_MASK)] += 1
+        if (old ^ cls) & P4_MASK:  # the class changed, not only the pattern code
+            self.p4count[16 * ci + (old & P4_MASK)] -= 1
+            self.p4count[16 * ci + (cls & P4_MASK)] += 1
         if not self.values_by_class:
             self._add_value(old >> CODE_SHIFT, ci, -1)
             self._add_value(cls >> CODE_SHIFT, ci, 1)
@@ -472,10 +477,10 @@ class Board:
         return [self.moves[i] for i in range(self.move_count)]
 
     def line_key(self, cell: int, direction: int) -> int:
-        """The incremental line key of (cell, direction)."""
-        if not (0 <= cell < self.ncells):
-            raise BoardError(f"cell {cell} out of range")
-        return self.keys[4 * cell + (direction & 3)]
+        """The incremental line key of a playable (cell, direction), read off its line word."""
+        if not (0 <= cell < self.ncells) or self.cells[cell] == WALL:
+            raise BoardError(f"cell {cell} is not on the board")
+        return self._key(cell, direction & 3)
 
     # --- verification ------------------------------------------------------------------------------------------
     def snapshot(self) -> dict:
@@ -484,7 +489,7 @@ class Board:
         empties = [c for c in cells if self.cells[c] == EMPTY]
         return {
             "stones": [self.cells[c] for c in cells],
-            "keys": [self.keys[4 * c + d] for c in cells for d in range(4)],
+            "keys": [self._key(c, d) for c in cells for d in range(4)],
             "patterns": [self.state[STATE_STRIDE * c] for c in empties],
             "classes": [self.state[STATE_STRIDE * c + 1 + i] for c in empties for i in range(2)],
             "counts": list(self.p4count),
@@ -527,6 +532,13 @@ class Board:
             "side": self.side,
             "move_count": self.move_count,
         }
+
+
+def _word_key(word: int, shift: int) -> int:
+    """The line key of the cell at bit offset `shift` of a line word: the 5 cells before it (low 10 bits) and the
+    5 after it."""
+    x = word >> (shift - 2 * PADDING)
+    return (x & (HALF_KEYS - 1)) | (((x >> (2 * PADDING + 2)) & (HALF_KEYS - 1)) << (2 * PADDING))
 
 
 def _pack(word: int) -> int:

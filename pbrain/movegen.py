@@ -239,7 +239,7 @@ class MoveGen:
         else:
             delta = stone << board.shift_after[-j]
         word = board.state[STATE_STRIDE * cell]
-        word ^= (((word >> shift) & 0xFF) ^ board._line_pattern(board.keys[4 * cell + d] + delta)) << shift
+        word ^= (((word >> shift) & 0xFF) ^ board._line_pattern(board._key(cell, d) + delta)) << shift
         return board._class_word(word >> (4 * (color - 1)), color - 1) & P4_MASK
 
     def five_point(self, side: int, around: int) -> int:

@@ -136,6 +136,24 @@ def test_incremental_state_equals_recomputation(rule: Rule, width: int, height: 
         _assert_incremental(board)
 
 
+@pytest.mark.parametrize("width,height", [(32, 32), (23, 31), (32, 6), (22, 22)])
+def test_long_lines_kept_in_two_words_stay_exact(width: int, height: int) -> None:
+    """Lines longer than one 64-bit word (boards past 22) are kept in two overlapping words: after stones all over
+    the board and undos, every key, pattern and counter equals a recomputation."""
+    board = Board(width, height, 0)
+    rng = random.Random(width * 100 + height)
+    cells = list(board.playable)
+    rng.shuffle(cells)
+    for i, cell in enumerate(cells[: len(cells) * 3 // 4]):
+        board.place(cell)
+        if i % 97 == 0:
+            _assert_incremental(board)
+    _assert_incremental(board)
+    for _ in range(len(cells) // 3):
+        board.undo()
+    _assert_incremental(board)
+
+
 @pytest.mark.parametrize("rule", ALL_RULES)
 @pytest.mark.parametrize("width,height", [(15, 15), (20, 20), (9, 14)])
 def test_win_detection_matches_naive_scanner(rule: Rule, width: int, height: int) -> None:
