@@ -41,7 +41,7 @@ cdef class MoveGen:
     cpdef int any_five_point(self, int side) noexcept
     @cython.locals(i=int, c=int)
     cpdef int legal_point_of_class(self, int side, int cls) noexcept
-    @cython.locals(base=int, best=int, j=int, move=int, score=int)
+    @cython.locals(base=int, best=int, j=int, move=int, score=int, best_score=int)
     cdef void pick(self, int ply, int i, int n) noexcept
     @cython.locals(base=int, i=int, j=int, move=int, score=int)
     cdef void sort(self, int ply, int n) noexcept

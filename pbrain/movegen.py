@@ -278,16 +278,18 @@ class MoveGen:
         """Move the best-scored of moves i..n-1 to position i (lazy ordering: most nodes cut off early)."""
         base = ply * MAX_MOVES
         best = i
+        best_score = self.scores[base + i]
         for j in range(i + 1, n):
-            if self.scores[base + j] > self.scores[base + best]:
+            score = self.scores[base + j]
+            if score > best_score:
                 best = j
+                best_score = score
         if best != i:
             move = self.moves[base + i]
-            score = self.scores[base + i]
+            self.scores[base + best] = self.scores[base + i]
             self.moves[base + i] = self.moves[base + best]
-            self.scores[base + i] = self.scores[base + best]
+            self.scores[base + i] = best_score
             self.moves[base + best] = move
-            self.scores[base + best] = score
 
     def sort(self, ply: int, n: int) -> None:
         """Order a ply's moves by score, highest first (stable insertion sort: lists are short)."""
