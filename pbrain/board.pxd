@@ -114,7 +114,7 @@ cdef class Board:
     cdef void _add_stone(self, int cell, int color) noexcept
     @cython.locals(color=int, d=int, k=int, slot=int, stone="unsigned long long")
     cdef void _remove_stone(self, int cell) noexcept
-    @cython.locals(new="unsigned int", old="unsigned int", shift=int, word="unsigned int")
+    @cython.locals(new="unsigned int", change="unsigned int", word="unsigned int")
     cdef inline void _update_line(self, int n, int d, int key) noexcept
     @cython.locals(cls="unsigned int", slot=int, old="unsigned int")
     cdef inline void _update_class(self, int n, int ci, unsigned int word) noexcept
@@ -149,7 +149,7 @@ cdef class Board:
 
 @cython.locals(x="unsigned long long")
 cdef inline int _word_key(unsigned long long word, int shift) noexcept
-cdef inline unsigned int _pack(unsigned int word) noexcept
+cdef inline unsigned int _spread(unsigned int byte, int d) noexcept
 
 
 @cython.locals(buffer="int[::1]", count=int, i=int, r=int)

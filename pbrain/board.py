@@ -56,9 +56,9 @@ class BoardError(ValueError):
 class Board:
     """A W x H board under one rule, with incremental line patterns and threat classes for both colours.
 
-    Per cell, `state` holds [packed patterns, black class, white class]. The packed word has a byte per direction
-    (black's Pattern in the low nibble, white's in the high one); a class word is FLAG_DOUBLE_THREE | Pattern4, with
-    the colour's pattern code (patterns.code_table) above CODE_SHIFT. Only
+    Per cell, `state` holds [packed patterns, black class, white class]. The packed word has black's four
+    Patterns in its low 16 bits and white's in the high 16, a nibble a direction (see _spread); a class word is
+    FLAG_DOUBLE_THREE | Pattern4, with the colour's pattern code (patterns.code_table) above CODE_SHIFT. Only
     empty cells' state is kept current. Every change a move makes to it is logged, and unmake restores the log
     and the saved counters instead of recomputing anything. The counters: 16 class counts per colour, then the
     evaluation sums at EVAL_SUMS + role * 2 + colour index (role 0: as the side to move, 1: as the side that waits),
@@ -129,10 +129,10 @@ class Board:
         for cell in self.playable:
             word = 0
             for d in range(4):
-                word |= self._line_pattern(self._key(cell, d)) << (8 * d)
+                word |= _spread(self._line_pattern(self._key(cell, d)), d)
             self.state[STATE_STRIDE * cell] = word
             for ci in range(2):
-                cls = self._class_word(word >> (4 * ci), ci)
+                cls = self._class_word(word >> (16 * ci), ci)
                 self.p4count[16 * ci] -= 1
                 self.p4count[16 * ci + (cls & P4_MASK)] += 1
                 self.state[STATE_STRIDE * cell + 1 + ci] = cls
@@ -158,9 +158,9 @@ class Board:
         return self.compact_table[self.left_base[key & (HALF_KEYS - 1)] + self.right_class[key >> (2 * PADDING)]]
 
     def _class_word(self, word: int, ci: int) -> int:
-        """A colour's class word (class and pattern code) from its four patterns (the low nibble of each byte of
-        `word`)."""
-        code = self.code_table[_pack(word)]
+        """A colour's class word (class and pattern code) from its four patterns (the low 16 bits of `word`, a
+        nibble a direction: the code table's index)."""
+        code = self.code_table[word & 0xFFFF]
         return self.code_class[NUM_CODES * ci + code] | (code << CODE_SHIFT)
 
     def _fill_class_values(self) -> bool:
@@ -345,23 +345,22 @@ class Board:
 
     def _update_line(self, n: int, d: int, key: int) -> None:
         """Re-read the pattern of an empty cell on one direction after its line key changed to `key`."""
-        new = self._line_pattern(key)
+        new = _spread(self._line_pattern(key), d)
         word = self.state[STATE_STRIDE * n]
-        shift = 8 * d
-        old = (word >> shift) & 0xFF
-        if new == old:
+        change = (word & (0xF000F << (4 * d))) ^ new
+        if change == 0:
             return
         self._log(STATE_STRIDE * n)
-        word ^= (old ^ new) << shift
+        word ^= change
         self.state[STATE_STRIDE * n] = word
-        if (old ^ new) & 15:
+        if change & 0xFFFF:
             self._update_class(n, 0, word)
-        if (old ^ new) >> 4:
-            self._update_class(n, 1, word >> 4)
+        if change >> 16:
+            self._update_class(n, 1, word >> 16)
 
     def _update_class(self, n: int, ci: int, word: int) -> None:
-        """Re-read one colour's class word of cell n from its patterns (low nibbles of `word`); count the change in
-        the class counters and the evaluation sums."""
+        """Re-read one colour's class word of cell n from its patterns (the low 16 bits of `word`); count the
+        change in the class counters and the evaluation sums."""
         cls = self._class_word(word, ci)
         slot = STATE_STRIDE * n + 1 + ci
         old = self.state[slot]
@@ -379,7 +378,7 @@ class Board:
     # --- queries -----------------------------------------------------------------------------------------------
     def pattern_at(self, cell: int, color: int, d: int) -> int:
         """Pattern that `color` makes on direction d by playing the empty cell (no checks)."""
-        return (self.state[STATE_STRIDE * cell] >> (8 * d + 4 * (color - 1))) & 15
+        return (self.state[STATE_STRIDE * cell] >> (16 * (color - 1) + 4 * d)) & 15
 
     def class_at(self, cell: int, color: int) -> int:
         """Pattern4 of an empty cell for `color` (no checks)."""
@@ -504,12 +503,12 @@ class Board:
         cells = list(self.playable)
         empties = [c for c in cells if self.cells[c] == EMPTY]
         keys = {(c, d): self._scan_key(c, d) for c in cells for d in range(4)}
-        words = {c: sum(self._line_pattern(keys[c, d]) << (8 * d) for d in range(4)) for c in empties}
+        words = {c: sum(_spread(self._line_pattern(keys[c, d]), d) for d in range(4)) for c in empties}
         classes = []
         counts = [0] * COUNTERS
         for c in empties:
             for ci in range(2):
-                cls = self._class_word(words[c] >> (4 * ci), ci)
+                cls = self._class_word(words[c] >> (16 * ci), ci)
                 classes.append(cls)
                 counts[16 * ci + (cls & P4_MASK)] += 1
                 if not self.values_by_class:
@@ -541,9 +540,11 @@ def _word_key(word: int, shift: int) -> int:
     return (x & (HALF_KEYS - 1)) | (((x >> (2 * PADDING + 2)) & (HALF_KEYS - 1)) << (2 * PADDING))
 
 
-def _pack(word: int) -> int:
-    """The class-table index of one colour's four patterns: the low nibble of each byte of `word`."""
-    return (word & 0xF) | ((word >> 4) & 0xF0) | ((word >> 8) & 0xF00) | ((word >> 12) & 0xF000)
+def _spread(byte: int, d: int) -> int:
+    """A line-table byte (black's Pattern in the low nibble, white's in the high one) placed in a cell's pattern
+    word at direction d: black's four patterns are the word's low 16 bits, white's the high 16, a nibble a
+    direction (each colour's half is its code-table index as it stands)."""
+    return ((byte & 15) | ((byte >> 4) << 16)) << (4 * d)
 
 
 def place_undo_loop(board: Board, cells: list, rounds: int) -> int:

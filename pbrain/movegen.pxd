@@ -33,7 +33,7 @@ cdef class MoveGen:
     cpdef bint stops_open_fours(self, int cell, int side) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_after(self, int side, int move) noexcept
-    @cython.locals(shift=int, delta=int, word="unsigned int")
+    @cython.locals(delta=int, byte="unsigned int", word="unsigned int")
     cdef int _class_after(self, int cell, int d, int j, int stone, int color) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_point(self, int side, int around) noexcept

@@ -233,14 +233,14 @@ class MoveGen:
         """The Pattern4 of `color` at the empty `cell` once a `stone`-coloured stone stands j steps before it on
         direction d (cell = stone's cell + j * offset; j < 0: after it), the other directions as they are."""
         board = self.board
-        shift = 8 * d
         if j > 0:
             delta = stone << board.shift_before[j]
         else:
             delta = stone << board.shift_after[-j]
-        word = board.state[STATE_STRIDE * cell]
-        word ^= (((word >> shift) & 0xFF) ^ board._line_pattern(board._key(cell, d) + delta)) << shift
-        return board._class_word(word >> (4 * (color - 1)), color - 1) & P4_MASK
+        byte = board._line_pattern(board._key(cell, d) + delta)
+        word = board.state[STATE_STRIDE * cell] & ~(0xF000F << (4 * d))
+        word |= ((byte & 15) | ((byte >> 4) << 16)) << (4 * d)  # board._spread, inline
+        return board._class_word(word >> (16 * (color - 1)), color - 1) & P4_MASK
 
     def five_point(self, side: int, around: int) -> int:
         """A cell on the four lines through `around` (within 4) where `side` makes five, or -1."""
