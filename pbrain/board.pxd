@@ -17,7 +17,7 @@ cdef enum:
     EVAL_SHIFT = 4
     NUM_CODES = 2380
     CODE_SHIFT = 8
-    LOG_PER_PLY = 122
+    LOG_PER_PLY = 40
 
 # patterns.Pattern
 cdef enum:
@@ -106,9 +106,10 @@ cdef class Board:
     cdef void make(self, int cell) noexcept
     @cython.locals(ply=int, i=int)
     cdef void make_stone(self, int cell, int color) noexcept
-    @cython.locals(ply=int, cell=int, top=int, start=int, i=int)
+    @cython.locals(ply=int, cell=int, top=int, start=int, i=int, base=int)
     cdef void unmake(self) noexcept
-    cdef inline void _log(self, int index) noexcept
+    @cython.locals(top=int)
+    cdef inline void _log(self, int base) noexcept
     @cython.locals(base=int, ci=int, d=int, j=int, off=int, n=int, k=int, slot=int, line=int, shift=int,
                    word="unsigned long long", stone="unsigned long long")
     cdef void _add_stone(self, int cell, int color) noexcept

@@ -41,7 +41,7 @@ if not cython.compiled:
     EVAL_SHIFT = eval_weights.SHIFT
     NUM_CODES = patterns.NUM_CODES
     CODE_SHIFT = 8
-    LOG_PER_PLY = 4 * 2 * PADDING * 3 + 2
+    LOG_PER_PLY = 4 * 2 * PADDING
 
 COMPILED = cython.compiled
 MIN_SIZE = 5
@@ -121,7 +121,7 @@ class Board:
         self.saved = array("i", [0]) * (COUNTERS * plies)
         self.log_start = array("i", [0]) * plies
         self.log_index = array("i", [0]) * (LOG_PER_PLY * plies)
-        self.log_value = array("I", [0]) * (LOG_PER_PLY * plies)
+        self.log_value = array("I", [0]) * (STATE_STRIDE * LOG_PER_PLY * plies)
         self.log_top = 0
         self.move_count = 0
         self.side = BLACK
@@ -280,7 +280,10 @@ class Board:
         start = self.log_start[ply]
         while top > start:
             top -= 1
-            self.state[self.log_index[top]] = self.log_value[top]
+            base = self.log_index[top]
+            self.state[base] = self.log_value[STATE_STRIDE * top]
+            self.state[base + 1] = self.log_value[STATE_STRIDE * top + 1]
+            self.state[base + 2] = self.log_value[STATE_STRIDE * top + 2]
         self.log_top = top
         if cython.compiled:
             memcpy(cython.address(self.p4count[0]), cython.address(self.saved[COUNTERS * ply]),  # noqa: F821
@@ -290,15 +293,20 @@ class Board:
                 self.p4count[i] = self.saved[COUNTERS * ply + i]
 
     # --- incremental update ------------------------------------------------------------------------------------
-    def _log(self, index: int) -> None:
-        self.log_index[self.log_top] = index
-        self.log_value[self.log_top] = self.state[index]
-        self.log_top += 1
+    def _log(self, base: int) -> None:
+        """Remember an empty cell's state (the STATE_STRIDE words from `base`) before a move first changes it: a
+        stone changes a neighbour along one line only, so once a move."""
+        top = self.log_top
+        self.log_index[top] = base
+        self.log_value[STATE_STRIDE * top] = self.state[base]
+        self.log_value[STATE_STRIDE * top + 1] = self.state[base + 1]
+        self.log_value[STATE_STRIDE * top + 2] = self.state[base + 2]
+        self.log_top = top + 1
 
     def _add_stone(self, cell: int, color: int) -> None:
+        # The cell's own state is not logged: nothing changes an occupied cell's state, and unmake empties it.
         base = STATE_STRIDE * cell
         for ci in range(2):
-            self._log(base + 1 + ci)
             self.p4count[16 * ci + (self.state[base + 1 + ci] & P4_MASK)] -= 1
             if not self.values_by_class:
                 self._add_value(self.state[base + 1 + ci] >> CODE_SHIFT, ci, -1)
@@ -366,7 +374,6 @@ class Board:
         old = self.state[slot]
         if cls == old:
             return
-        self._log(slot)
         if (old ^ cls) & P4_MASK:  # the class changed, not only the pattern code
             self.p4count[16 * ci + (old & P4_MASK)] -= 1
             self.p4count[16 * ci + (cls & P4_MASK)] += 1
