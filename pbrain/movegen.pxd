@@ -13,6 +13,7 @@ cdef class MoveGen:
     cdef int[::1] scores
     cdef int[::1] marks
     cdef int mark_stamp
+    cdef int[::1] threat_cells
     cdef int[::1] order
 
     @cython.locals(entry=int)
@@ -26,7 +27,7 @@ cdef class MoveGen:
     cpdef int gen_fours(self, int ply, int side, int lowest) noexcept
     @cython.locals(base=int, n=int, d=int, off=int, j=int, cell=int, cls=int, i=int)
     cpdef int gen_fours_near(self, int ply, int side, int around) noexcept
-    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int)
+    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, last=int)
     cpdef int gen_defences(self, int ply, int side) noexcept
     cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp) noexcept
     @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)
@@ -37,7 +38,7 @@ cdef class MoveGen:
     cdef int _class_after(self, int cell, int d, int j, int stone, int color) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_point(self, int side, int around) noexcept
-    @cython.locals(i=int, c=int)
+    @cython.locals(i=int, c=int, count=int)
     cpdef int any_five_point(self, int side) noexcept
     @cython.locals(i=int, c=int)
     cpdef int legal_point_of_class(self, int side, int cls) noexcept

@@ -41,6 +41,7 @@ class MoveGen:
         self.scores = array("i", [0]) * (plies * MAX_MOVES)
         self.marks = array("i", [0]) * board.ncells
         self.mark_stamp = 0
+        self.threat_cells = array("i", [0]) * board.ncells  # gen_defences' scratch: the opponent's FLEX4 cells
         self.order = patterns.order_values(Rule(board.rule))
 
     def legal(self, cell: int, side: int) -> bool:
@@ -151,14 +152,34 @@ class MoveGen:
         for k in range(n):
             self.marks[self.moves[base + k]] = stamp
         threats = board.p4count[16 * (opp - 1) + P4_FLEX4]
+        # The opponent's FLEX4 cells, in board order: usually all on the lines through its last move (the open
+        # three it just made), so look there first and scan the board only when some are elsewhere.
         found = 0
-        i = 0
-        while found < threats and i < board.npoints:
-            cell = board.points[i]
-            i += 1
-            if board.cells[cell] != EMPTY or (board.state[STATE_STRIDE * cell + opp] & P4_MASK) != P4_FLEX4:
-                continue
-            found += 1
+        if board.move_count > 0:
+            last = board.moves[board.move_count - 1]
+            for d in range(4):
+                off = board.dir_offset[d]
+                for j in range(-PADDING, PADDING + 1):
+                    c = last + j * off
+                    if j != 0 and board.cells[c] == EMPTY and \
+                            (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 and found < threats:
+                        k = found  # insertion into board order (cell indices grow in board order)
+                        while k > 0 and self.threat_cells[k - 1] > c:
+                            self.threat_cells[k] = self.threat_cells[k - 1]
+                            k -= 1
+                        self.threat_cells[k] = c
+                        found += 1
+        if found < threats:
+            found = 0
+            i = 0
+            while found < threats and i < board.npoints:
+                cell = board.points[i]
+                i += 1
+                if board.cells[cell] == EMPTY and (board.state[STATE_STRIDE * cell + opp] & P4_MASK) == P4_FLEX4:
+                    self.threat_cells[found] = cell
+                    found += 1
+        for i in range(found):
+            cell = self.threat_cells[i]
             if not self.legal(cell, opp):
                 continue  # renju: black may not play it, so it threatens nothing
             # Stopping an open four means taking a cell the opponent needs for it: the threat cell itself or a
@@ -254,10 +275,15 @@ class MoveGen:
         return -1
 
     def any_five_point(self, side: int) -> int:
-        """Some cell where `side` makes five, or -1."""
+        """Some cell where `side` makes five, or -1 (the first in board order when there are several)."""
         board = self.board
-        if board.p4count[16 * (side - 1) + P4_FIVE] == 0:
+        count = board.p4count[16 * (side - 1) + P4_FIVE]
+        if count == 0:
             return -1
+        if count == 1:  # the one five point is almost always on a line through the last move: look there first
+            c = self.five_point(side, board.moves[board.move_count - 1])
+            if c >= 0:
+                return c
         for i in range(board.npoints):
             c = board.points[i]
             if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FIVE:
