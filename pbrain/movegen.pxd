@@ -9,7 +9,7 @@ cdef enum:
 cdef class MoveGen:
     cdef Board board
     cdef int plies
-    cdef int[::1] moves
+    cdef readonly int[::1] moves
     cdef int[::1] scores
     cdef int[::1] marks
     cdef int mark_stamp

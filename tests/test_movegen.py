@@ -67,3 +67,44 @@ def test_five_after_agrees_with_placing_the_stone(rule: Rule) -> None:
         tested += 1
         found += expected >= 0
     assert tested > 1000 and found > 50
+
+
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD])
+def test_defences_are_the_own_fours_and_every_cell_that_stops_the_open_fours(rule: Rule) -> None:
+    """gen_defences (which looks for the opponent's open-four cells near the last move first) lists exactly the
+    side's four-making cells and the cells after which the opponent has no open-four cell, each once. (Its
+    contract: neither side has a five point; the search plays or blocks a five before it generates moves.)"""
+    tested = 0
+    for board in positions(rule, 200, 23 + int(rule)):
+        gen = MoveGen(board, 1)
+        for side in (BLACK, WHITE):
+            if not gen.has_flex4(3 - side) or gen.any_five_point(BLACK) >= 0 or gen.any_five_point(WHITE) >= 0:
+                continue
+            n = gen.gen_defences(0, side)
+            listed = [gen.moves[i] for i in range(n)]
+            expected = set()
+            for cell in board.playable:
+                if board.stone(cell) != 0:
+                    continue
+                if board.pattern4(cell, side) >= Pattern4.BLOCK4:
+                    expected.add(cell)
+                    continue
+                board.place(cell, side)
+                if not gen.has_flex4(3 - side):
+                    expected.add(cell)
+                board.undo()
+            assert len(listed) == len(set(listed)) and set(listed) == expected, (board.history(), side)
+            tested += 1
+    assert tested > 20
+
+
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
+def test_any_five_point_is_the_first_five_point_in_board_order(rule: Rule) -> None:
+    tested = 0
+    for board in positions(rule, 80, 31 + int(rule)):
+        gen = MoveGen(board, 1)
+        for side in (BLACK, WHITE):
+            fives = [c for c in board.playable if board.stone(c) == 0 and board.pattern4(c, side) == Pattern4.FIVE]
+            assert gen.any_five_point(side) == (fives[0] if fives else -1), (board.history(), side)
+            tested += bool(fives)
+    assert tested > 10
