@@ -4,6 +4,7 @@ from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_
 
 cdef enum:
     MAX_MOVES = 1024
+    RULE_CARO = 3  # rules.Rule.CARO; CARO_EXACT follows it
 
 @cython.final
 cdef class MoveGen:
@@ -27,7 +28,7 @@ cdef class MoveGen:
     cpdef int gen_fours(self, int ply, int side, int lowest) noexcept
     @cython.locals(base=int, n=int, d=int, off=int, j=int, cell=int, cls=int, i=int)
     cpdef int gen_fours_near(self, int ply, int side, int around) noexcept
-    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, last=int)
+    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, last=int, caro=bint, reach=int)
     cpdef int gen_defences(self, int ply, int side) noexcept
     cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp) noexcept
     @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)

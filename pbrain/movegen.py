@@ -17,6 +17,7 @@ if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, PAT_B4  # noqa: F401
 
     MAX_MOVES = 1024
+    RULE_CARO = 3
     P4_FORBID = 1
     P4_BLOCK4 = 9
     P4_FLEX4 = 12
@@ -178,6 +179,10 @@ class MoveGen:
                 if board.cells[cell] == EMPTY and (board.state[STATE_STRIDE * cell + opp] & P4_MASK) == P4_FLEX4:
                     self.threat_cells[found] = cell
                     found += 1
+        # In caro a five blocked at both ends does not win: a stone just beyond the five-to-be can stop an open
+        # four too, so there every empty cell within reach of the line is a candidate.
+        caro = board.rule >= RULE_CARO
+        reach = PADDING if caro else 4
         for i in range(found):
             cell = self.threat_cells[i]
             if not self.legal(cell, opp):
@@ -189,9 +194,9 @@ class MoveGen:
                 if board.pattern_at(cell, opp, d) < PAT_B4:
                     continue
                 off = board.dir_offset[d]
-                for j in range(-4, 5):
+                for j in range(-reach, reach + 1):
                     c = cell + j * off
-                    if j != 0 and board.cells[c] == EMPTY and board.pattern_at(c, opp, d) >= PAT_B4:
+                    if j != 0 and board.cells[c] == EMPTY and (caro or board.pattern_at(c, opp, d) >= PAT_B4):
                         n = self._try_defence(ply, n, c, side, stamp)
         return n
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -69,11 +71,18 @@ def test_five_after_agrees_with_placing_the_stone(rule: Rule) -> None:
     assert tested > 1000 and found > 50
 
 
-@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD])
+def test_pxd_rule_constant_matches_the_rules() -> None:
+    text = (Path(__file__).parent.parent / "pbrain" / "movegen.pxd").read_text()
+    assert re.search(r"^\s+RULE_CARO = (\d+)", text, re.M).group(1) == str(int(Rule.CARO))
+    assert int(Rule.CARO_EXACT) == int(Rule.CARO) + 1 and max(Rule) == Rule.CARO_EXACT  # "rule >= RULE_CARO"
+
+
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.CARO, Rule.CARO_EXACT])
 def test_defences_are_the_own_fours_and_every_cell_that_stops_the_open_fours(rule: Rule) -> None:
     """gen_defences (which looks for the opponent's open-four cells near the last move first) lists exactly the
-    side's four-making cells and the cells after which the opponent has no open-four cell, each once. (Its
-    contract: neither side has a five point; the search plays or blocks a five before it generates moves.)"""
+    side's four-making cells and the cells after which the opponent has no open-four cell, each once (in caro
+    also a cell beyond the five-to-be, which leaves it blocked at both ends). Its contract: neither side has a five
+    point; the search plays or blocks a five before it generates moves."""
     tested = 0
     for board in positions(rule, 200, 23 + int(rule)):
         gen = MoveGen(board, 1)
