@@ -60,10 +60,11 @@ cdef enum:
 cdef class Board:
     cdef readonly int width, height, stride, ncells, rule, move_count, side, tempo
     cdef readonly bint renju
+    cdef readonly bint caro
     cdef readonly unsigned long long hash
     cdef int[::1] cells
     cdef unsigned long long[::1] lines
-    cdef readonly object empty_lines
+    cdef object empty_lines
     cdef int[::1] line_slot
     cdef int[::1] line_slot2
     cdef unsigned int[::1] state
@@ -99,6 +100,8 @@ cdef class Board:
     cdef inline unsigned int _line_pattern(self, int key) noexcept
     @cython.locals(code=int)
     cdef inline unsigned int _class_word(self, unsigned int word, int ci) noexcept
+    @cython.locals(word="unsigned int")
+    cdef unsigned int _class_with_key(self, int cell, int d, int key, int ci) noexcept
     @cython.locals(base=int)
     cdef inline void _add_value(self, int code, int ci, int sign) noexcept
     @cython.locals(total=int, base=int, k=int)

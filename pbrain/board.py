@@ -75,6 +75,7 @@ class Board:
         self.height = height
         self.rule = int(rule_enum)
         self.renju = rule_enum.has_forbidden
+        self.caro = rule_enum.blocked_five_loses
         self.stride = width + 2 * PADDING
         self.ncells = self.stride * (height + 2 * PADDING)
         left_base, right_class, compact = patterns.split_line_table(rule_enum)
@@ -162,6 +163,12 @@ class Board:
         nibble a direction: the code table's index)."""
         code = self.code_table[word & 0xFFFF]
         return self.code_class[NUM_CODES * ci + code] | (code << CODE_SHIFT)
+
+    def _class_with_key(self, cell: int, d: int, key: int, ci: int) -> int:
+        """Colour index `ci`'s class word at the empty `cell` were its line key on direction d `key` (the other
+        directions as they are): the class a stone nearby on that line would leave, without placing it."""
+        word = (self.state[STATE_STRIDE * cell] & ~(0xF000F << (4 * d))) | _spread(self._line_pattern(key), d)
+        return self._class_word(word >> (16 * ci), ci)
 
     def _fill_class_values(self) -> bool:
         """Fill class_value[(colour index * 2 + role) * 16 + class] from the cell values; True when every cell's

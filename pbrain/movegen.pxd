@@ -4,7 +4,6 @@ from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_
 
 cdef enum:
     MAX_MOVES = 1024
-    RULE_CARO = 3  # rules.Rule.CARO; CARO_EXACT follows it
 
 @cython.final
 cdef class MoveGen:
@@ -35,7 +34,7 @@ cdef class MoveGen:
     cpdef bint stops_open_fours(self, int cell, int side) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_after(self, int side, int move) noexcept
-    @cython.locals(delta=int, byte="unsigned int", word="unsigned int")
+    @cython.locals(delta=int)
     cdef int _class_after(self, int cell, int d, int j, int stone, int color) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cpdef int five_point(self, int side, int around) noexcept

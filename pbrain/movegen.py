@@ -17,7 +17,6 @@ if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, PAT_B4  # noqa: F401
 
     MAX_MOVES = 1024
-    RULE_CARO = 3
     P4_FORBID = 1
     P4_BLOCK4 = 9
     P4_FLEX4 = 12
@@ -181,7 +180,7 @@ class MoveGen:
                     found += 1
         # In caro a five blocked at both ends does not win: a stone just beyond the five-to-be can stop an open
         # four too, so there every empty cell within reach of the line is a candidate.
-        caro = board.rule >= RULE_CARO
+        caro = board.caro
         reach = PADDING if caro else 4
         for i in range(found):
             cell = self.threat_cells[i]
@@ -263,10 +262,7 @@ class MoveGen:
             delta = stone << board.shift_before[j]
         else:
             delta = stone << board.shift_after[-j]
-        byte = board._line_pattern(board._key(cell, d) + delta)
-        word = board.state[STATE_STRIDE * cell] & ~(0xF000F << (4 * d))
-        word |= ((byte & 15) | ((byte >> 4) << 16)) << (4 * d)  # board._spread, inline
-        return board._class_word(word >> (16 * (color - 1)), color - 1) & P4_MASK
+        return board._class_with_key(cell, d, board._key(cell, d) + delta, color - 1) & P4_MASK
 
     def five_point(self, side: int, around: int) -> int:
         """A cell on the four lines through `around` (within 4) where `side` makes five, or -1."""

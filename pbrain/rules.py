@@ -28,6 +28,11 @@ class Rule(enum.IntEnum):
         return self in (Rule.STANDARD, Rule.RENJU, Rule.CARO_EXACT)
 
     @property
+    def blocked_five_loses(self) -> bool:
+        """True when a five blocked at both ends by the opponent does not win (caro)."""
+        return self in (Rule.CARO, Rule.CARO_EXACT)
+
+    @property
     def has_forbidden(self) -> bool:
         """True when black has forbidden points (renju)."""
         return self is Rule.RENJU
