@@ -80,6 +80,7 @@ cdef class Board:
     cdef int[::1] left_base
     cdef int[::1] right_class
     cdef unsigned char[::1] compact_table
+    cdef readonly int reach
     cdef unsigned short[::1] code_table
     cdef unsigned char[::1] code_class
     cdef int[::1] cell_value

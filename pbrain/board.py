@@ -3,13 +3,14 @@
 Layout: a flat array with a border of PADDING wall cells, index = (y + PADDING) * stride + (x + PADDING), so line
 scans never bounds-check. Every line of the board (each direction) is kept as 64-bit words, 2 bits a cell with the
 walls beyond its ends (see line_layout); a cell's 20-bit line key (5 neighbours each side) is read off its word, so
-a stone changes one or two words a direction, not the keys of its forty neighbours. For every empty cell the board
-also keeps the Pattern each colour would make on each direction and each colour's combined class (Pattern4 and the
-renju double-three flag), with per-colour counters of every class, so "can the opponent make five?" is one array
-read, and the sums of the evaluation's cell values (patterns.cell_values, looked up by each cell's pattern code)
-for each colour, as the side to move and as the side that waits: kept running, or, while every code's value is its
-class's (the weights have no line or code terms), read as the class counters' dot product with the class values,
-so that a move's class changes cost no value lookups.
+a stone changes one or two words a direction, not the keys of its forty neighbours, and re-reads the patterns of the
+empty cells within `reach` of it (4 in freestyle, whose patterns never depend on the cells five away; 5 in the other
+rules). For every empty cell the board also keeps the Pattern each colour would make on each direction and each
+colour's combined class (Pattern4 and the renju double-three flag), with per-colour counters of every class, so "can
+the opponent make five?" is one array read, and the sums of the evaluation's cell values (patterns.cell_values,
+looked up by each cell's pattern code) for each colour, as the side to move and as the side that waits: kept
+running, or, while every code's value is its class's (the weights have no line or code terms), read as the class
+counters' dot product with the class values, so that a move's class changes cost no value lookups.
 
 Compiled by Cython (board.pxd has the C types); runs unchanged as plain Python.
 """
@@ -82,6 +83,7 @@ class Board:
         self.left_base = array("i", left_base.tobytes())
         self.right_class = array("i", right_class.tobytes())
         self.compact_table = array("B", compact.tobytes())
+        self.reach = patterns.line_reach(rule_enum)
         self.code_table = array("H", patterns.code_table())
         self.code_class = patterns.code_classes(rule_enum)
         self.cell_value = array("i", patterns.cell_values(rule_enum))
@@ -331,12 +333,12 @@ class Board:
             if slot >= 0:
                 self.lines[slot >> 6] += stone << (slot & 63)
             n = cell
-            for j in range(1, PADDING + 1):
+            for j in range(1, self.reach + 1):
                 n += off
                 if self.cells[n] == EMPTY:
                     self._update_line(n, d, _word_key(word, shift + 2 * j))
             n = cell
-            for j in range(1, PADDING + 1):
+            for j in range(1, self.reach + 1):
                 n -= off
                 if self.cells[n] == EMPTY:
                     self._update_line(n, d, _word_key(word, shift - 2 * j))

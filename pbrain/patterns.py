@@ -244,6 +244,13 @@ def split_line_table(rule: Rule) -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
     return left_base, right_class.ravel().astype(np.int32), compact.ravel()
 
 
+def line_reach(rule: Rule) -> int:
+    """How far along a line a stone can change an empty cell's Pattern: HALF_LINE - 1 when both colours make five
+    with any run of five or more (freestyle: no Pattern depends on the cells HALF_LINE away, which only tell an
+    overline or a blocked end), else HALF_LINE. tests/test_patterns.py checks it against the line table."""
+    return HALF_LINE - 1 if _FIVE_RULES[rule] == ("atleast", "atleast") else HALF_LINE
+
+
 def _classify(counts: "dict[Pattern, np.ndarray]", renju_black: bool, overline_forbidden: bool) -> tuple:
     """(Pattern4 array, double-three flag array) from per-pattern counts over the four directions."""
     five = counts[Pattern.F5] > 0

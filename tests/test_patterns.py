@@ -72,6 +72,17 @@ def test_split_table_is_exact(rule: Rule) -> None:
     assert compact.nbytes <= 16 * 1024
 
 
+@pytest.mark.parametrize("rule", list(Rule))
+def test_line_reach_is_how_far_a_stone_changes_patterns(rule: Rule) -> None:
+    """The board re-reads patterns only within line_reach of a stone: exact when the cells HALF_LINE away never
+    change a Pattern, and HALF_LINE whenever one can."""
+    table = patterns.line_table(rule)
+    keys = np.arange(patterns.LINE_KEYS)
+    far = 3 | (3 << (4 * patterns.HALF_LINE - 2))
+    far_cells_matter = not np.array_equal(table, table[keys & ~far])
+    assert patterns.line_reach(rule) == (patterns.HALF_LINE if far_cells_matter else patterns.HALF_LINE - 1)
+
+
 def _cls(rule: Rule, black_patterns: "list[Pattern]") -> "tuple[Pattern4, bool]":
     index = sum(int(p) << (4 * d) for d, p in enumerate(black_patterns))
     entry = int(patterns.class_table(rule)[index])
