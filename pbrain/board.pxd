@@ -9,7 +9,7 @@ cdef enum:
     WHITE = 2
     WALL = 3
     PADDING = 5
-    NEAR_OFFSETS = 32
+    NEAR_WORDS = 5
     HALF_KEYS = 1024
     STATE_STRIDE = 3
     COUNTERS = 36
@@ -69,7 +69,6 @@ cdef class Board:
     cdef int[::1] line_slot2
     cdef unsigned int[::1] state
     cdef int[::1] p4count
-    cdef int[::1] near
     cdef int[::1] moves
     cdef unsigned char[::1] fives
     cdef int[::1] saved
@@ -91,7 +90,12 @@ cdef class Board:
     cdef int[::1] dir_offset
     cdef int[::1] shift_after
     cdef int[::1] shift_before
-    cdef int[::1] near_offset
+    cdef readonly int cand_words
+    cdef int[::1] point_of
+    cdef int[::1] near_word
+    cdef unsigned long long[::1] near_mask
+    cdef unsigned long long[::1] cand
+    cdef unsigned long long[::1] occupied
     cdef readonly object playable
     cdef int[::1] points
     cdef readonly int npoints
@@ -117,7 +121,9 @@ cdef class Board:
     @cython.locals(base=int, ci=int, d=int, j=int, off=int, n=int, k=int, slot=int, line=int, shift=int,
                    word="unsigned long long", stone="unsigned long long")
     cdef void _add_stone(self, int cell, int color) noexcept
-    @cython.locals(color=int, d=int, k=int, slot=int, stone="unsigned long long")
+    @cython.locals(point=int, one="unsigned long long", src=int, dst=int, w=int, k=int)
+    cdef inline void _add_candidates(self, int cell, int ply) noexcept
+    @cython.locals(color=int, d=int, k=int, slot=int, stone="unsigned long long", point=int, one="unsigned long long")
     cdef void _remove_stone(self, int cell) noexcept
     @cython.locals(new="unsigned int", change="unsigned int", word="unsigned int")
     cdef inline void _update_line(self, int n, int d, int key) noexcept

@@ -22,14 +22,14 @@ from array import array
 import cython
 
 from pbrain import eval_weights, patterns
-from pbrain.geometry import DIRECTIONS, line_layout, near_offsets
+from pbrain.geometry import DIRECTIONS, line_layout, near_masks, near_offsets
 from pbrain.rules import Rule
 
 if not cython.compiled:
     from pbrain.patterns import BLACK, EMPTY, WALL, WHITE  # noqa: F401  (board.pxd declares them when compiled)
 
+    from pbrain.geometry import NEAR_WORDS
     PADDING = patterns.HALF_LINE
-    NEAR_OFFSETS = 32
     HALF_KEYS = patterns.HALF_KEYS
     # The C enums of board.pxd, for the interpreted core: PAT_<Pattern name> and P4_<Pattern4 name>.
     globals().update({f"PAT_{p.name}": int(p) for p in patterns.Pattern})
@@ -95,7 +95,6 @@ class Board:
         # shift_after[j]: bits, in the key of cell n, of the cell j steps after n; shift_before: j steps before.
         self.shift_after = array("i", [0] + [patterns.neighbour_shift(j) for j in range(1, PADDING + 1)])
         self.shift_before = array("i", [0] + [patterns.neighbour_shift(-j) for j in range(1, PADDING + 1)])
-        self.near_offset = array("i", near_offsets(self.stride))
         words, read_slot, second_slot = line_layout(width, height, self.stride)
         self.empty_lines = array("Q", words)
         self.line_slot = array("i", read_slot)
@@ -105,6 +104,13 @@ class Board:
         self.playable = tuple(self.index(x, y) for y in range(height) for x in range(width))
         self.points = array("i", self.playable)
         self.npoints = len(self.playable)
+        self.point_of = array("i", [-1]) * self.ncells
+        for i, cell in enumerate(self.playable):
+            self.point_of[cell] = i
+        self.cand_words = (self.npoints + 63) // 64
+        near_word, near_mask = near_masks(width, height, self.stride)
+        self.near_word = array("i", near_word)
+        self.near_mask = array("Q", near_mask)
         self.reset()
 
     def reset(self) -> None:
@@ -118,7 +124,8 @@ class Board:
         self.state = array("I", [0]) * (STATE_STRIDE * n)
         self.p4count = array("i", [0]) * COUNTERS
         self.p4count[0] = self.p4count[16] = len(self.playable)  # every empty cell starts as class NONE
-        self.near = array("i", [0]) * n
+        self.cand = array("Q", [0]) * (self.cand_words * plies)
+        self.occupied = array("Q", [0]) * self.cand_words
         self.moves = array("i", [0]) * plies
         self.fives = array("B", [0]) * plies
         self.saved = array("i", [0]) * (COUNTERS * plies)
@@ -276,6 +283,7 @@ class Board:
         self.log_start[ply] = self.log_top
         self.move_count = ply + 1
         self._add_stone(cell, color)
+        self._add_candidates(cell, ply)
         self.side = 3 - color
 
     def unmake(self) -> None:
@@ -342,11 +350,24 @@ class Board:
                 n -= off
                 if self.cells[n] == EMPTY:
                     self._update_line(n, d, _word_key(word, shift - 2 * j))
-        for k in range(NEAR_OFFSETS):
-            self.near[cell + self.near_offset[k]] += 1
+
+    def _add_candidates(self, cell: int, ply: int) -> None:
+        """The candidate set after the stone on `cell` (move `ply`): the set before it plus the stone's neighbourhood,
+        less the stones (one row of cand_words a ply, so unmake has nothing to undo but the stone's bit)."""
+        point = self.point_of[cell]
+        one = 1  # 64 bits wide when compiled
+        self.occupied[point >> 6] |= one << (point & 63)
+        src = self.cand_words * ply
+        dst = src + self.cand_words
+        for w in range(self.cand_words):
+            self.cand[dst + w] = self.cand[src + w]
+        for k in range(NEAR_WORDS):
+            w = self.near_word[NEAR_WORDS * point + k]
+            self.cand[dst + w] = (self.cand[dst + w] | self.near_mask[NEAR_WORDS * point + k]) & ~self.occupied[w]
 
     def _remove_stone(self, cell: int) -> None:
-        """Take the stone off its line words; unmake restores the logged state."""
+        """Take the stone off its line words and the occupied set; unmake restores the logged state (the candidate
+        set of the ply before is still there)."""
         color = self.cells[cell]
         self.cells[cell] = EMPTY
         self.hash ^= self.zobrist[2 * cell + color - 1]
@@ -357,8 +378,9 @@ class Board:
             slot = self.line_slot2[4 * cell + d]
             if slot >= 0:
                 self.lines[slot >> 6] -= stone << (slot & 63)
-        for k in range(NEAR_OFFSETS):
-            self.near[cell + self.near_offset[k]] -= 1
+        point = self.point_of[cell]
+        one = 1  # 64 bits wide when compiled
+        self.occupied[point >> 6] &= ~(one << (point & 63))
 
     def _update_line(self, n: int, d: int, key: int) -> None:
         """Re-read the pattern of an empty cell on one direction after its line key changed to `key`."""
@@ -485,7 +507,8 @@ class Board:
         """Empty cells near stones (within 2, and 3 along lines), in index order; the centre on an empty board."""
         if self.move_count == 0:
             return [self.index(self.width // 2, self.height // 2)]
-        return [c for c in self.playable if self.cells[c] == EMPTY and self.near[c] > 0]
+        row = self.cand_words * self.move_count
+        return [c for i, c in enumerate(self.playable) if (self.cand[row + (i >> 6)] >> (i & 63)) & 1]
 
     def history(self) -> list:
         """The cells of the stones in the order they were placed."""
@@ -508,7 +531,7 @@ class Board:
             "patterns": [self.state[STATE_STRIDE * c] for c in empties],
             "classes": [self.state[STATE_STRIDE * c + 1 + i] for c in empties for i in range(2)],
             "counts": list(self.p4count),
-            "near": [self.near[c] for c in cells],
+            "candidates": self.candidates(),
             "hash": self.hash,
             "side": self.side,
             "move_count": self.move_count,
@@ -542,7 +565,9 @@ class Board:
             "patterns": [words[c] for c in empties],
             "classes": classes,
             "counts": counts,
-            "near": [sum(1 for o in offsets if self.cells[c + o] in (BLACK, WHITE)) for c in cells],
+            "candidates": [c for c in cells if self.cells[c] == EMPTY and any(self.cells[c + o] in (BLACK, WHITE)
+                                                                             for o in offsets)]
+            if self.move_count else [self.index(self.width // 2, self.height // 2)],
             "hash": h,
             "side": self.side,
             "move_count": self.move_count,

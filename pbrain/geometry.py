@@ -1,5 +1,6 @@
-"""Board geometry, computed once per board size: the line directions, the cells near a stone, and how the lines
-are laid out in 64-bit words (board.py keeps them up to date). Plain Python: nothing here runs in the search."""
+"""Board geometry, computed once per board size: the line directions, the cells near a stone (as offsets and as bits
+of the candidate set), and how the lines are laid out in 64-bit words (board.py keeps them up to date). Plain
+Python: nothing here runs in the search."""
 from __future__ import annotations
 
 from pbrain.patterns import HALF_LINE as PADDING
@@ -15,6 +16,34 @@ def near_offsets(stride: int) -> "list[int]":
     offsets += [3 * (dy * stride + dx) for dx, dy in DIRECTIONS]
     offsets += [-3 * (dy * stride + dx) for dx, dy in DIRECTIONS]
     return offsets
+
+
+NEAR_WORDS = 5
+"""Most candidate-set words one stone's neighbourhood touches (7 rows of at most 32 points, its own word among them)."""
+
+
+def near_masks(width: int, height: int, stride: int) -> "tuple[list[int], list[int]]":
+    """Each point's neighbourhood (near_offsets, clipped to the board) as bits of the candidate set, whose bit i is
+    point i (row-major): (words, masks), NEAR_WORDS entries a point, the point's own word always among them (unused
+    entries: word 0, mask 0)."""
+    offsets = near_offsets(stride)
+    words: list = []
+    masks: list = []
+    for y in range(height):
+        for x in range(width):
+            cell = (y + PADDING) * stride + x + PADDING
+            bits: dict = {(y * width + x) // 64: 0}
+            for off in offsets:
+                n = cell + off
+                nx, ny = n % stride - PADDING, n // stride - PADDING
+                if 0 <= nx < width and 0 <= ny < height:
+                    i = ny * width + nx
+                    bits[i // 64] = bits.get(i // 64, 0) | (1 << (i % 64))
+            assert len(bits) <= NEAR_WORDS
+            entries = sorted(bits.items()) + [(0, 0)] * (NEAR_WORDS - len(bits))
+            words += [w for w, _ in entries]
+            masks += [m for _, m in entries]
+    return words, masks
 
 
 LINE_WORD_CELLS = 32

@@ -5,6 +5,9 @@ from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_
 cdef enum:
     MAX_MOVES = 1024
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
 @cython.final
 cdef class MoveGen:
     cdef Board board
@@ -21,7 +24,7 @@ cdef class MoveGen:
     cpdef bint has_flex4(self, int side) noexcept
     @cython.locals(mine=int, theirs=int)
     cdef int order_score(self, int cell, int side) noexcept
-    @cython.locals(base=int, n=int, i=int, cell=int)
+    @cython.locals(base=int, n=int, i=int, cell=int, row=int, w=int, bits="unsigned long long")
     cpdef int gen_all(self, int ply, int side) noexcept
     @cython.locals(base=int, own=int, wanted=int, n=int, found=int, i=int, k=int, cell=int, cls=int)
     cpdef int gen_fours(self, int ply, int side, int lowest) noexcept

@@ -83,12 +83,20 @@ class MoveGen:
             self.moves[base] = board.points[(board.height // 2) * board.width + board.width // 2]
             self.scores[base] = 0
             return 1
-        for i in range(board.npoints):
-            cell = board.points[i]
-            if board.near[cell] > 0 and board.cells[cell] == EMPTY and self.legal(cell, side):
-                self.moves[base + n] = cell
-                self.scores[base + n] = self.order_score(cell, side)
-                n += 1
+        row = board.cand_words * board.move_count
+        for w in range(board.cand_words):
+            bits = board.cand[row + w]  # the candidate set's word: bit i is point 64 w + i, in board order
+            while bits:
+                if cython.compiled:
+                    i = 64 * w + __builtin_ctzll(bits)  # noqa: F821
+                else:
+                    i = 64 * w + (bits & -bits).bit_length() - 1
+                bits &= bits - 1
+                cell = board.points[i]
+                if self.legal(cell, side):
+                    self.moves[base + n] = cell
+                    self.scores[base + n] = self.order_score(cell, side)
+                    n += 1
         return n
 
     def gen_fours(self, ply: int, side: int, lowest: int) -> int:

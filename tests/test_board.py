@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbrain import eval_weights, patterns
+from pbrain import eval_weights, geometry, patterns
 from pbrain.board import Board, BoardError
 from pbrain.patterns import Pattern, Pattern4
 from pbrain.rules import BLACK, WHITE, Rule
@@ -23,6 +23,7 @@ def test_pxd_constants_match_python_vocabulary() -> None:
     declared = dict((name, int(value)) for name, value in re.findall(r"^\s+(\w+) = (\d+)$", text, re.M))
     assert declared["EMPTY"] == patterns.EMPTY and declared["WALL"] == patterns.WALL
     assert declared["PADDING"] == patterns.HALF_LINE
+    assert declared["NEAR_WORDS"] == geometry.NEAR_WORDS
     assert declared["FLAG_DOUBLE_THREE"] == patterns.FLAG_DOUBLE_THREE
     assert declared["HALF_KEYS"] == patterns.HALF_KEYS
     assert declared["NUM_CODES"] == patterns.NUM_CODES and declared["EVAL_SHIFT"] == eval_weights.SHIFT
