@@ -11,12 +11,11 @@ cdef enum:
     PADDING = 5
     NEAR_WORDS = 5
     HALF_KEYS = 1024
-    STATE_STRIDE = 3
+    CLASS_SHIFT = 24
     COUNTERS = 36
     EVAL_SUMS = 32
     EVAL_SHIFT = 4
     NUM_CODES = 2380
-    CODE_SHIFT = 8
     LOG_PER_PLY = 40
 
 # patterns.Pattern
@@ -67,14 +66,14 @@ cdef class Board:
     cdef object empty_lines
     cdef int[::1] line_slot
     cdef int[::1] line_slot2
-    cdef unsigned int[::1] state
+    cdef unsigned long long[::1] state
     cdef int[::1] p4count
     cdef int[::1] moves
     cdef unsigned char[::1] fives
     cdef int[::1] saved
     cdef int[::1] log_start
     cdef int[::1] log_index
-    cdef unsigned int[::1] log_value
+    cdef unsigned long long[::1] log_value
     cdef int log_top
     cdef int[::1] left_base
     cdef int[::1] right_class
@@ -82,6 +81,7 @@ cdef class Board:
     cdef readonly int reach
     cdef unsigned short[::1] code_table
     cdef unsigned char[::1] code_class
+    cdef unsigned char[::1] half_class
     cdef int[::1] cell_value
     cdef int[::1] class_value
     cdef readonly bint values_by_class
@@ -103,9 +103,8 @@ cdef class Board:
     @cython.locals(slot=int)
     cdef inline int _key(self, int cell, int d) noexcept
     cdef inline unsigned int _line_pattern(self, int key) noexcept
-    @cython.locals(code=int)
     cdef inline unsigned int _class_word(self, unsigned int word, int ci) noexcept
-    @cython.locals(word="unsigned int")
+    @cython.locals(word="unsigned long long", mask="unsigned int")
     cdef unsigned int _class_with_key(self, int cell, int d, int key, int ci) noexcept
     @cython.locals(base=int)
     cdef inline void _add_value(self, int code, int ci, int sign) noexcept
@@ -114,10 +113,10 @@ cdef class Board:
     cdef void make(self, int cell) noexcept
     @cython.locals(ply=int, i=int)
     cdef void make_stone(self, int cell, int color) noexcept
-    @cython.locals(ply=int, cell=int, top=int, start=int, i=int, base=int)
+    @cython.locals(ply=int, cell=int, top=int, start=int, i=int)
     cdef void unmake(self) noexcept
     @cython.locals(top=int)
-    cdef inline void _log(self, int base) noexcept
+    cdef inline void _log(self, int cell) noexcept
     @cython.locals(base=int, ci=int, d=int, j=int, off=int, n=int, k=int, slot=int, line=int, shift=int,
                    word="unsigned long long", stone="unsigned long long")
     cdef void _add_stone(self, int cell, int color) noexcept
@@ -125,10 +124,12 @@ cdef class Board:
     cdef inline void _add_candidates(self, int cell, int ply) noexcept
     @cython.locals(color=int, d=int, k=int, slot=int, stone="unsigned long long", point=int, one="unsigned long long")
     cdef void _remove_stone(self, int cell) noexcept
-    @cython.locals(new="unsigned int", change="unsigned int", word="unsigned int")
+    @cython.locals(new="unsigned int", mask="unsigned int", change="unsigned long long", word="unsigned long long",
+                   old="unsigned long long")
     cdef inline void _update_line(self, int n, int d, int key) noexcept
-    @cython.locals(cls="unsigned int", slot=int, old="unsigned int")
-    cdef inline void _update_class(self, int n, int ci, unsigned int word) noexcept
+    @cython.locals(shift=int, cls="unsigned long long", prev="unsigned long long", byte="unsigned long long")
+    cdef inline unsigned long long _update_class(self, unsigned long long word, unsigned long long old,
+                                                 int ci) noexcept
     @cython.locals(d=int, j=int, side=int, end=int, off=int, e=int, threes=int)
     cdef bint _double_three(self, int cell) noexcept
     cdef bint _bad_extension(self, int cell) noexcept

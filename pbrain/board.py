@@ -36,12 +36,11 @@ if not cython.compiled:
     globals().update({f"P4_{p.name}": int(p) for p in patterns.Pattern4})
     P4_MASK = 15
     FLAG_DOUBLE_THREE = patterns.FLAG_DOUBLE_THREE
-    STATE_STRIDE = 3
+    CLASS_SHIFT = 24
     COUNTERS = 36
     EVAL_SUMS = 32
     EVAL_SHIFT = eval_weights.SHIFT
     NUM_CODES = patterns.NUM_CODES
-    CODE_SHIFT = 8
     LOG_PER_PLY = 4 * 2 * PADDING
 
 COMPILED = cython.compiled
@@ -57,10 +56,10 @@ class BoardError(ValueError):
 class Board:
     """A W x H board under one rule, with incremental line patterns and threat classes for both colours.
 
-    Per cell, `state` holds [packed patterns, black class, white class]. The packed word has black's four
-    Patterns in its low 16 bits and white's in the high 16, a nibble a direction (see _spread); a class word is
-    FLAG_DOUBLE_THREE | Pattern4, with the colour's pattern code (patterns.code_table) above CODE_SHIFT. Only
-    empty cells' state is kept current. Every change a move makes to it is logged, and unmake restores the log
+    Per cell, `state` holds one 64-bit word: the packed patterns in its low 32 bits (black's four Patterns in
+    the low 16, white's in the high 16, a nibble a direction: see _spread; each colour's half is its index in
+    patterns.code_table, the pattern code), then each colour's class byte, FLAG_DOUBLE_THREE | Pattern4, at bit
+    CLASS_SHIFT + 8 * colour (black's at 32, white's at 40). Only empty cells' state is kept current. Every change a move makes to it is logged, and unmake restores the log
     and the saved counters instead of recomputing anything. The counters: 16 class counts per colour, then the
     evaluation sums at EVAL_SUMS + role * 2 + colour index (role 0: as the side to move, 1: as the side that waits),
     kept only when values_by_class is False (eval_sum reads them either way).
@@ -86,6 +85,7 @@ class Board:
         self.reach = patterns.line_reach(rule_enum)
         self.code_table = array("H", patterns.code_table())
         self.code_class = patterns.code_classes(rule_enum)
+        self.half_class = array("B", patterns.class_table(rule_enum).tobytes())  # [65536 * ci + 16 pattern bits]
         self.cell_value = array("i", patterns.cell_values(rule_enum))
         self.class_value = array("i", [0]) * 64
         self.values_by_class = self._fill_class_values()
@@ -121,7 +121,7 @@ class Board:
         for cell in self.playable:
             self.cells[cell] = EMPTY
         self.lines = array("Q", self.empty_lines)
-        self.state = array("I", [0]) * (STATE_STRIDE * n)
+        self.state = array("Q", [0]) * n
         self.p4count = array("i", [0]) * COUNTERS
         self.p4count[0] = self.p4count[16] = len(self.playable)  # every empty cell starts as class NONE
         self.cand = array("Q", [0]) * (self.cand_words * plies)
@@ -131,7 +131,7 @@ class Board:
         self.saved = array("i", [0]) * (COUNTERS * plies)
         self.log_start = array("i", [0]) * plies
         self.log_index = array("i", [0]) * (LOG_PER_PLY * plies)
-        self.log_value = array("I", [0]) * (STATE_STRIDE * LOG_PER_PLY * plies)
+        self.log_value = array("Q", [0]) * (LOG_PER_PLY * plies)
         self.log_top = 0
         self.move_count = 0
         self.side = BLACK
@@ -140,14 +140,14 @@ class Board:
             word = 0
             for d in range(4):
                 word |= _spread(self._line_pattern(self._key(cell, d)), d)
-            self.state[STATE_STRIDE * cell] = word
             for ci in range(2):
                 cls = self._class_word(word >> (16 * ci), ci)
                 self.p4count[16 * ci] -= 1
                 self.p4count[16 * ci + (cls & P4_MASK)] += 1
-                self.state[STATE_STRIDE * cell + 1 + ci] = cls
+                word |= cls << (CLASS_SHIFT + 8 * (ci + 1))
                 if not self.values_by_class:
-                    self._add_value(cls >> CODE_SHIFT, ci, 1)
+                    self._add_value(self.code_table[(word >> (16 * ci)) & 0xFFFF], ci, 1)
+            self.state[cell] = word
 
     def _scan_key(self, cell: int, d: int) -> int:
         """The line key of (cell, direction) read from the cells, not from the incremental state."""
@@ -168,15 +168,15 @@ class Board:
         return self.compact_table[self.left_base[key & (HALF_KEYS - 1)] + self.right_class[key >> (2 * PADDING)]]
 
     def _class_word(self, word: int, ci: int) -> int:
-        """A colour's class word (class and pattern code) from its four patterns (the low 16 bits of `word`, a
-        nibble a direction: the code table's index)."""
-        code = self.code_table[word & 0xFFFF]
-        return self.code_class[NUM_CODES * ci + code] | (code << CODE_SHIFT)
+        """Colour index `ci`'s class byte (FLAG_DOUBLE_THREE | Pattern4) from its four patterns (the low 16 bits of
+        `word`, a nibble a direction)."""
+        return self.half_class[(ci << 16) + (word & 0xFFFF)]
 
     def _class_with_key(self, cell: int, d: int, key: int, ci: int) -> int:
-        """Colour index `ci`'s class word at the empty `cell` were its line key on direction d `key` (the other
+        """Colour index `ci`'s class byte at the empty `cell` were its line key on direction d `key` (the other
         directions as they are): the class a stone nearby on that line would leave, without placing it."""
-        word = (self.state[STATE_STRIDE * cell] & ~(0xF000F << (4 * d))) | _spread(self._line_pattern(key), d)
+        mask = 0xF000F  # 32 bits unsigned when compiled (interpreted, the class bytes stay: _class_word masks them)
+        word = (self.state[cell] & ~(mask << (4 * d))) | _spread(self._line_pattern(key), d)
         return self._class_word(word >> (16 * ci), ci)
 
     def _fill_class_values(self) -> bool:
@@ -272,7 +272,7 @@ class Board:
     def make_stone(self, cell: int, color: int) -> None:
         """Place a stone of `color` at an empty cell (no checks)."""
         ply = self.move_count
-        self.fives[ply] = (self.state[STATE_STRIDE * cell + color] & P4_MASK) == P4_FIVE
+        self.fives[ply] = ((self.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK) == P4_FIVE
         self.moves[ply] = cell
         if cython.compiled:  # one block copy; the loop below is the interpreted twin
             memcpy(cython.address(self.saved[COUNTERS * ply]), cython.address(self.p4count[0]),  # noqa: F821
@@ -297,10 +297,7 @@ class Board:
         start = self.log_start[ply]
         while top > start:
             top -= 1
-            base = self.log_index[top]
-            self.state[base] = self.log_value[STATE_STRIDE * top]
-            self.state[base + 1] = self.log_value[STATE_STRIDE * top + 1]
-            self.state[base + 2] = self.log_value[STATE_STRIDE * top + 2]
+            self.state[self.log_index[top]] = self.log_value[top]
         self.log_top = top
         if cython.compiled:
             memcpy(cython.address(self.p4count[0]), cython.address(self.saved[COUNTERS * ply]),  # noqa: F821
@@ -310,23 +307,21 @@ class Board:
                 self.p4count[i] = self.saved[COUNTERS * ply + i]
 
     # --- incremental update ------------------------------------------------------------------------------------
-    def _log(self, base: int) -> None:
-        """Remember an empty cell's state (the STATE_STRIDE words from `base`) before a move first changes it: a
-        stone changes a neighbour along one line only, so once a move."""
+    def _log(self, cell: int) -> None:
+        """Remember an empty cell's state word before a move first changes it: a stone changes a neighbour along
+        one line only, so once a move."""
         top = self.log_top
-        self.log_index[top] = base
-        self.log_value[STATE_STRIDE * top] = self.state[base]
-        self.log_value[STATE_STRIDE * top + 1] = self.state[base + 1]
-        self.log_value[STATE_STRIDE * top + 2] = self.state[base + 2]
+        self.log_index[top] = cell
+        self.log_value[top] = self.state[cell]
         self.log_top = top + 1
 
     def _add_stone(self, cell: int, color: int) -> None:
         # The cell's own state is not logged: nothing changes an occupied cell's state, and unmake empties it.
-        base = STATE_STRIDE * cell
+        word = self.state[cell]
         for ci in range(2):
-            self.p4count[16 * ci + (self.state[base + 1 + ci] & P4_MASK)] -= 1
+            self.p4count[16 * ci + ((word >> (CLASS_SHIFT + 8 * (ci + 1))) & P4_MASK)] -= 1
             if not self.values_by_class:
-                self._add_value(self.state[base + 1 + ci] >> CODE_SHIFT, ci, -1)
+                self._add_value(self.code_table[(word >> (16 * ci)) & 0xFFFF], ci, -1)
         self.cells[cell] = color
         self.hash ^= self.zobrist[2 * cell + color - 1]
         stone = color  # 64 bits wide when compiled: shifted up to bit 62
@@ -385,48 +380,51 @@ class Board:
     def _update_line(self, n: int, d: int, key: int) -> None:
         """Re-read the pattern of an empty cell on one direction after its line key changed to `key`."""
         new = _spread(self._line_pattern(key), d)
-        word = self.state[STATE_STRIDE * n]
-        change = (word & (0xF000F << (4 * d))) ^ new
+        word = self.state[n]
+        mask = 0xF000F  # 32 bits unsigned when compiled
+        change = (word & (mask << (4 * d))) ^ new
         if change == 0:
             return
-        self._log(STATE_STRIDE * n)
+        self._log(n)
+        old = word
         word ^= change
-        self.state[STATE_STRIDE * n] = word
         if change & 0xFFFF:
-            self._update_class(n, 0, word)
+            word = self._update_class(word, old, 0)
         if change >> 16:
-            self._update_class(n, 1, word >> 16)
+            word = self._update_class(word, old, 1)
+        self.state[n] = word
 
-    def _update_class(self, n: int, ci: int, word: int) -> None:
-        """Re-read one colour's class word of cell n from its patterns (the low 16 bits of `word`); count the
-        change in the class counters and the evaluation sums."""
-        cls = self._class_word(word, ci)
-        slot = STATE_STRIDE * n + 1 + ci
-        old = self.state[slot]
-        if cls == old:
-            return
-        if (old ^ cls) & P4_MASK:  # the class changed, not only the pattern code
-            self.p4count[16 * ci + (old & P4_MASK)] -= 1
-            self.p4count[16 * ci + (cls & P4_MASK)] += 1
+    def _update_class(self, word: int, old: int, ci: int) -> int:
+        """A cell's state word with colour index `ci`'s class byte re-read from its patterns in `word` (`old`: the
+        word before its patterns changed); the change counted in the class counters and the evaluation sums."""
+        shift = CLASS_SHIFT + 8 * (ci + 1)
+        cls = self._class_word(word >> (16 * ci), ci)
+        prev = (word >> shift) & 0xFF
         if not self.values_by_class:
-            self._add_value(old >> CODE_SHIFT, ci, -1)
-            self._add_value(cls >> CODE_SHIFT, ci, 1)
-        self.state[slot] = cls
+            self._add_value(self.code_table[(old >> (16 * ci)) & 0xFFFF], ci, -1)
+            self._add_value(self.code_table[(word >> (16 * ci)) & 0xFFFF], ci, 1)
+        if cls == prev:
+            return word
+        if (prev ^ cls) & P4_MASK:  # the class changed, not only the double-three flag
+            self.p4count[16 * ci + (prev & P4_MASK)] -= 1
+            self.p4count[16 * ci + (cls & P4_MASK)] += 1
+        byte = 0xFF  # 64 bits wide when compiled
+        return (word & ~(byte << shift)) | (cls << shift)
 
     # --- queries -----------------------------------------------------------------------------------------------
     def pattern_at(self, cell: int, color: int, d: int) -> int:
         """Pattern that `color` makes on direction d by playing the empty cell (no checks)."""
-        return (self.state[STATE_STRIDE * cell] >> (16 * (color - 1) + 4 * d)) & 15
+        return (self.state[cell] >> (16 * (color - 1) + 4 * d)) & 15
 
     def class_at(self, cell: int, color: int) -> int:
         """Pattern4 of an empty cell for `color` (no checks)."""
-        return self.state[STATE_STRIDE * cell + color] & P4_MASK
+        return (self.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK
 
     def pattern_code(self, cell: int, color: int) -> int:
         """The pattern code (index into patterns.PATTERN_COMBOS) of an empty cell's four line patterns for `color`:
         what the evaluation's table is indexed by."""
         self._check_empty(cell)
-        return self.state[STATE_STRIDE * cell + color] >> CODE_SHIFT
+        return self.code_table[(self.state[cell] >> (16 * (color - 1))) & 0xFFFF]
 
     def pattern(self, cell: int, color: int, direction: int) -> int:
         """Pattern (patterns.Pattern value) that `color` would make on one direction by playing an empty cell."""
@@ -468,7 +466,7 @@ class Board:
         come from it by a move that is itself not forbidden."""
         if not self.renju or self.cells[cell] != EMPTY:
             return False
-        entry = self.state[STATE_STRIDE * cell + BLACK]
+        entry = self.state[cell] >> (CLASS_SHIFT + 8 * BLACK)
         if (entry & P4_MASK) == P4_FORBID:
             return True
         if not (entry & FLAG_DOUBLE_THREE):
@@ -528,8 +526,8 @@ class Board:
         return {
             "stones": [self.cells[c] for c in cells],
             "keys": [self._key(c, d) for c in cells for d in range(4)],
-            "patterns": [self.state[STATE_STRIDE * c] for c in empties],
-            "classes": [self.state[STATE_STRIDE * c + 1 + i] for c in empties for i in range(2)],
+            "patterns": [self.state[c] & 0xFFFFFFFF for c in empties],
+            "classes": [(self.state[c] >> (CLASS_SHIFT + 8 * (ci + 1))) & 0xFF for c in empties for ci in range(2)],
             "counts": list(self.p4count),
             "candidates": self.candidates(),
             "hash": self.hash,
@@ -551,7 +549,7 @@ class Board:
                 classes.append(cls)
                 counts[16 * ci + (cls & P4_MASK)] += 1
                 if not self.values_by_class:
-                    value = 2 * NUM_CODES * ci + (cls >> CODE_SHIFT)
+                    value = 2 * NUM_CODES * ci + self.code_table[(words[c] >> (16 * ci)) & 0xFFFF]
                     counts[EVAL_SUMS + ci] += self.cell_value[value]
                     counts[EVAL_SUMS + 2 + ci] += self.cell_value[value + NUM_CODES]
         h = 0

@@ -1,6 +1,6 @@
 # C view of pbrain/movegen.py
 cimport cython
-from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, STATE_STRIDE, PADDING, CODE_SHIFT, NUM_CODES
+from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, CLASS_SHIFT, PADDING, NUM_CODES
 
 cdef enum:
     MAX_MOVES = 1024
@@ -22,7 +22,7 @@ cdef class MoveGen:
     @cython.locals(entry=int)
     cdef bint legal(self, int cell, int side) noexcept
     cpdef bint has_flex4(self, int side) noexcept
-    @cython.locals(mine=int, theirs=int)
+    @cython.locals(mine=int, theirs=int, word="unsigned long long")
     cdef int order_score(self, int cell, int side) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int, row=int, w=int, bits="unsigned long long")
     cpdef int gen_all(self, int ply, int side) noexcept

@@ -23,9 +23,8 @@ if not cython.compiled:
     P4_FIVE = 13
     P4_MASK = 15
     FLAG_DOUBLE_THREE = 16
-    STATE_STRIDE = 3
+    CLASS_SHIFT = 24
     PADDING = 5
-    CODE_SHIFT = 8
     NUM_CODES = 2380
 
 COMPILED = cython.compiled
@@ -49,7 +48,7 @@ class MoveGen:
         board = self.board
         if side != BLACK or not board.renju:
             return True
-        entry = board.state[STATE_STRIDE * cell + BLACK]
+        entry = board.state[cell] >> (CLASS_SHIFT + 8 * BLACK)
         if (entry & P4_MASK) == P4_FORBID:
             return False
         if entry & FLAG_DOUBLE_THREE:
@@ -70,8 +69,9 @@ class MoveGen:
         """Static ordering: the cell's value for `side` by its pattern code (what the move makes) plus its value
         by the opponent's pattern code (what the move takes away): patterns.order_values."""
         board = self.board
-        mine = board.state[STATE_STRIDE * cell + side] >> CODE_SHIFT
-        theirs = board.state[STATE_STRIDE * cell + 3 - side] >> CODE_SHIFT
+        word = board.state[cell]  # the pattern codes: each colour's 16 pattern bits through the code table
+        mine = board.code_table[(word >> (16 * side - 16)) & 0xFFFF]
+        theirs = board.code_table[(word >> (32 - 16 * side)) & 0xFFFF]
         return self.order[(2 * side - 2) * NUM_CODES + mine] + self.order[(5 - 2 * side) * NUM_CODES + theirs]
 
     def gen_all(self, ply: int, side: int) -> int:
@@ -116,7 +116,7 @@ class MoveGen:
             i += 1
             if board.cells[cell] != EMPTY:
                 continue
-            cls = board.state[STATE_STRIDE * cell + side] & P4_MASK
+            cls = (board.state[cell] >> (CLASS_SHIFT + 8 * side)) & P4_MASK
             if lowest <= cls <= P4_FLEX4:
                 found += 1
                 if self.legal(cell, side):
@@ -136,7 +136,7 @@ class MoveGen:
                 cell = around + j * off
                 if j == 0 or board.cells[cell] != EMPTY:
                     continue
-                cls = board.state[STATE_STRIDE * cell + side] & P4_MASK
+                cls = (board.state[cell] >> (CLASS_SHIFT + 8 * side)) & P4_MASK
                 if P4_BLOCK4 <= cls <= P4_FLEX4 and self.legal(cell, side):
                     i = n  # insert in cell order, as gen_fours's scan finds them
                     while i > 0 and self.moves[base + i - 1] > cell:
@@ -170,7 +170,7 @@ class MoveGen:
                 for j in range(-PADDING, PADDING + 1):
                     c = last + j * off
                     if j != 0 and board.cells[c] == EMPTY and \
-                            (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 and found < threats:
+                            ((board.state[c] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4 and found < threats:
                         k = found  # insertion into board order (cell indices grow in board order)
                         while k > 0 and self.threat_cells[k - 1] > c:
                             self.threat_cells[k] = self.threat_cells[k - 1]
@@ -183,7 +183,7 @@ class MoveGen:
             while found < threats and i < board.npoints:
                 cell = board.points[i]
                 i += 1
-                if board.cells[cell] == EMPTY and (board.state[STATE_STRIDE * cell + opp] & P4_MASK) == P4_FLEX4:
+                if board.cells[cell] == EMPTY and ((board.state[cell] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4:
                     self.threat_cells[found] = cell
                     found += 1
         # In caro a five blocked at both ends does not win: a stone just beyond the five-to-be can stop an open
@@ -234,7 +234,7 @@ class MoveGen:
         # Only the cell itself and the empty cells within reach on its four lines change; count the opponent's
         # FLEX4 cells among them that lose the class (a stone never makes the other colour's patterns stronger).
         left = board.p4count[16 * (opp - 1) + P4_FLEX4]
-        if (board.state[STATE_STRIDE * cell + opp] & P4_MASK) == P4_FLEX4:
+        if ((board.state[cell] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4:
             left -= 1
         for d in range(4):
             off = board.dir_offset[d]
@@ -242,7 +242,7 @@ class MoveGen:
                 if left == 0:
                     return True
                 c = cell + j * off
-                if j != 0 and board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + opp] & P4_MASK) == P4_FLEX4 \
+                if j != 0 and board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4 \
                         and self._class_after(c, d, j, side, opp) != P4_FLEX4:
                     left -= 1
         return left == 0
@@ -279,7 +279,7 @@ class MoveGen:
             off = board.dir_offset[d]
             for j in range(-4, 5):
                 c = around + j * off
-                if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FIVE:
+                if board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * side)) & P4_MASK) == P4_FIVE:
                     return c
         return -1
 
@@ -295,7 +295,7 @@ class MoveGen:
                 return c
         for i in range(board.npoints):
             c = board.points[i]
-            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == P4_FIVE:
+            if board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * side)) & P4_MASK) == P4_FIVE:
                 return c
         return -1
 
@@ -304,7 +304,7 @@ class MoveGen:
         board = self.board
         for i in range(board.npoints):
             c = board.points[i]
-            if board.cells[c] == EMPTY and (board.state[STATE_STRIDE * c + side] & P4_MASK) == cls and \
+            if board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * side)) & P4_MASK) == cls and \
                     self.legal(c, side):
                 return c
         return -1
