@@ -17,6 +17,8 @@ cdef class MoveGen:
     cdef int[::1] marks
     cdef int mark_stamp
     cdef int[::1] threat_cells
+    cdef int line_span
+    cdef int[::1] line_step
     cdef int[::1] order
 
     @cython.locals(entry=int)
@@ -26,13 +28,16 @@ cdef class MoveGen:
     cdef int order_score(self, int cell, int side) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int, row=int, w=int, bits="unsigned long long")
     cpdef int gen_all(self, int ply, int side) noexcept
-    @cython.locals(base=int, own=int, wanted=int, n=int, found=int, i=int, k=int, cell=int, cls=int)
+    @cython.locals(base=int, own=int, wanted=int, n=int, found=int, k=int, cell=int, cls=int, row=int, w=int,
+                   bits="unsigned long long")
     cpdef int gen_fours(self, int ply, int side, int lowest) noexcept
     @cython.locals(base=int, n=int, d=int, off=int, j=int, cell=int, cls=int, i=int)
     cpdef int gen_fours_near(self, int ply, int side, int around) noexcept
     @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, last=int, caro=bint, reach=int)
     cpdef int gen_defences(self, int ply, int side) noexcept
-    cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp) noexcept
+    cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp, int threats) noexcept
+    @cython.locals(i=int, t=int, delta=int, step=int)
+    cdef bint _stops_listed(self, int cell, int side, int threats) noexcept
     @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)
     cpdef bint stops_open_fours(self, int cell, int side) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
@@ -49,3 +54,6 @@ cdef class MoveGen:
     cdef void pick(self, int ply, int i, int n) noexcept
     @cython.locals(base=int, i=int, j=int, move=int, score=int)
     cdef void sort(self, int ply, int n) noexcept
+
+
+cdef inline int _low_bit(unsigned long long bits) noexcept

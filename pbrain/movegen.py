@@ -41,6 +41,14 @@ class MoveGen:
         self.marks = array("i", [0]) * board.ncells
         self.mark_stamp = 0
         self.threat_cells = array("i", [0]) * board.ncells  # gen_defences' scratch: the opponent's FLEX4 cells
+        # line_step[delta + line_span]: (d << 4) | (j + PADDING) when delta is j steps (1 <= |j| <= PADDING) along
+        # direction d, else -1 (the steps are distinct: the stride is wider than 2 PADDING)
+        self.line_span = PADDING * (board.stride + 1)
+        self.line_step = array("i", [-1]) * (2 * self.line_span + 1)
+        for d in range(4):
+            for j in range(-PADDING, PADDING + 1):
+                if j != 0:
+                    self.line_step[j * self.board.dir_offset[d] + self.line_span] = (d << 4) | (j + PADDING)
         self.order = patterns.order_values(Rule(board.rule))
 
     def legal(self, cell: int, side: int) -> bool:
@@ -87,12 +95,8 @@ class MoveGen:
         for w in range(board.cand_words):
             bits = board.cand[row + w]  # the candidate set's word: bit i is point 64 w + i, in board order
             while bits:
-                if cython.compiled:
-                    i = 64 * w + __builtin_ctzll(bits)  # noqa: F821
-                else:
-                    i = 64 * w + (bits & -bits).bit_length() - 1
+                cell = board.points[64 * w + _low_bit(bits)]
                 bits &= bits - 1
-                cell = board.points[i]
                 if self.legal(cell, side):
                     self.moves[base + n] = cell
                     self.scores[base + n] = self.order_score(cell, side)
@@ -110,19 +114,22 @@ class MoveGen:
             wanted += board.p4count[own + k]
         n = 0
         found = 0
-        i = 0
-        while found < wanted and i < board.npoints:
-            cell = board.points[i]
-            i += 1
-            if board.cells[cell] != EMPTY:
-                continue
-            cls = (board.state[cell] >> (CLASS_SHIFT + 8 * side)) & P4_MASK
-            if lowest <= cls <= P4_FLEX4:
-                found += 1
-                if self.legal(cell, side):
-                    self.moves[base + n] = cell
-                    self.scores[base + n] = self.order_score(cell, side)
-                    n += 1
+        # A four's cell has an own stone within two along its line: it is in the candidate set (board order).
+        row = board.cand_words * board.move_count
+        w = 0
+        while found < wanted and w < board.cand_words:
+            bits = board.cand[row + w]
+            while bits and found < wanted:
+                cell = board.points[64 * w + _low_bit(bits)]
+                bits &= bits - 1
+                cls = (board.state[cell] >> (CLASS_SHIFT + 8 * side)) & P4_MASK
+                if lowest <= cls <= P4_FLEX4:
+                    found += 1
+                    if self.legal(cell, side):
+                        self.moves[base + n] = cell
+                        self.scores[base + n] = self.order_score(cell, side)
+                        n += 1
+            w += 1
         return n
 
     def gen_fours_near(self, ply: int, side: int, around: int) -> int:
@@ -196,7 +203,7 @@ class MoveGen:
                 continue  # renju: black may not play it, so it threatens nothing
             # Stopping an open four means taking a cell the opponent needs for it: the threat cell itself or a
             # cell on the same line where the opponent would make a four. Each candidate is verified.
-            n = self._try_defence(ply, n, cell, side, stamp)
+            n = self._try_defence(ply, n, cell, side, stamp, found)
             for d in range(4):
                 if board.pattern_at(cell, opp, d) < PAT_B4:
                     continue
@@ -204,18 +211,19 @@ class MoveGen:
                 for j in range(-reach, reach + 1):
                     c = cell + j * off
                     if j != 0 and board.cells[c] == EMPTY and (caro or board.pattern_at(c, opp, d) >= PAT_B4):
-                        n = self._try_defence(ply, n, c, side, stamp)
+                        n = self._try_defence(ply, n, c, side, stamp, found)
         return n
 
-    def _try_defence(self, ply: int, n: int, cell: int, side: int, stamp: int) -> int:
-        """Append `cell` to the ply's moves if `side` may play it and it leaves the opponent no FLEX4 cell."""
+    def _try_defence(self, ply: int, n: int, cell: int, side: int, stamp: int, threats: int) -> int:
+        """Append `cell` to the ply's moves if `side` may play it and it leaves the opponent no FLEX4 cell (all
+        `threats` of them listed in threat_cells)."""
         board = self.board
         if self.marks[cell] == stamp:
             return n
         self.marks[cell] = stamp
         if not self.legal(cell, side):
             return n
-        if self.stops_open_fours(cell, side):
+        if self.stops_open_fours(cell, side) if board.renju else self._stops_listed(cell, side, threats):
             self.moves[ply * MAX_MOVES + n] = cell
             self.scores[ply * MAX_MOVES + n] = self.order_score(cell, side)
             n += 1
@@ -246,6 +254,21 @@ class MoveGen:
                         and self._class_after(c, d, j, side, opp) != P4_FLEX4:
                     left -= 1
         return left == 0
+
+    def _stops_listed(self, cell: int, side: int, threats: int) -> bool:
+        """stops_open_fours() outside renju when every opponent FLEX4 cell is listed in threat_cells[:threats]: each
+        must be `cell` itself or lose the class to the stone on its line within PADDING."""
+        for i in range(threats):
+            t = self.threat_cells[i]
+            if t == cell:
+                continue
+            delta = t - cell + self.line_span
+            if delta < 0 or delta > 2 * self.line_span:
+                return False
+            step = self.line_step[delta]
+            if step < 0 or self._class_after(t, step >> 4, (step & 15) - PADDING, side, 3 - side) == P4_FLEX4:
+                return False
+        return True
 
     def five_after(self, side: int, move: int) -> int:
         """The cell where `side` would make five once it plays the empty `move`, found on the lines through it
@@ -339,3 +362,10 @@ class MoveGen:
                 j -= 1
             self.moves[base + j + 1] = move
             self.scores[base + j + 1] = score
+
+
+def _low_bit(bits: int) -> int:
+    """The index of the lowest set bit of a non-zero 64-bit word."""
+    if cython.compiled:
+        return __builtin_ctzll(bits)  # noqa: F821
+    return (bits & -bits).bit_length() - 1
