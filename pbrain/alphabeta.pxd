@@ -1,6 +1,6 @@
 # C view of pbrain/alphabeta.py
 cimport cython
-from pbrain.board cimport Board, BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, CLASS_SHIFT
+from pbrain.board cimport Board, BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, cell_class
 from pbrain.evaluation cimport evaluate
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.rootthreats cimport RootThreats, WIN

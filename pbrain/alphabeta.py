@@ -29,7 +29,7 @@ from pbrain.tt import TranspositionTable
 
 if not cython.compiled:
     from pbrain.board import BLACK, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE  # noqa: F401
-    from pbrain.board import P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, CLASS_SHIFT  # noqa: F401
+    from pbrain.board import P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, cell_class  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.rootthreats import WIN  # noqa: F401
 
@@ -259,8 +259,8 @@ class AlphaBeta(RootThreats):
             move = gen.moves[base + i]
             if move == skip:
                 continue
-            own_class = (board.state[move] >> (CLASS_SHIFT + 8 * me)) & P4_MASK  # what the move makes for the mover
-            quiet = own_class < P4_FLEX3 and ((board.state[move] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) < P4_FLEX3
+            own_class = cell_class(board, move, me)  # what the move makes for the mover
+            quiet = own_class < P4_FLEX3 and cell_class(board, move, opp) < P4_FLEX3
             if quiet and i > 0:
                 quiets += 1
                 if quiets > move_limit and best > -WIN_THRESHOLD:

@@ -166,3 +166,9 @@ cdef inline unsigned int _spread(unsigned int byte, int d) noexcept
 
 @cython.locals(buffer="int[::1]", count=int, i=int, r=int)
 cpdef long place_undo_loop(Board board, list cells, int rounds) except -1
+
+
+cdef inline int cell_class(Board board, int cell, int color) noexcept:
+    """The Pattern4 `color` makes by playing the empty `cell`: its class byte in the cell's state word (board.py
+    keeps the interpreted twin)."""
+    return (board.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK

@@ -43,6 +43,11 @@ if not cython.compiled:
     NUM_CODES = patterns.NUM_CODES
     LOG_PER_PLY = 4 * 2 * PADDING
 
+    def cell_class(board: "Board", cell: int, color: int) -> int:
+        """The Pattern4 `color` makes by playing the empty `cell`: its class byte in the cell's state word (board.pxd
+        has the compiled twin, inlined where it is cimported)."""
+        return (board.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK
+
 COMPILED = cython.compiled
 MIN_SIZE = 5
 MAX_SIZE = 32
@@ -272,7 +277,7 @@ class Board:
     def make_stone(self, cell: int, color: int) -> None:
         """Place a stone of `color` at an empty cell (no checks)."""
         ply = self.move_count
-        self.fives[ply] = ((self.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK) == P4_FIVE
+        self.fives[ply] = cell_class(self, cell, color) == P4_FIVE
         self.moves[ply] = cell
         if cython.compiled:  # one block copy; the loop below is the interpreted twin
             memcpy(cython.address(self.saved[COUNTERS * ply]), cython.address(self.p4count[0]),  # noqa: F821
@@ -418,7 +423,7 @@ class Board:
 
     def class_at(self, cell: int, color: int) -> int:
         """Pattern4 of an empty cell for `color` (no checks)."""
-        return (self.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK
+        return cell_class(self, cell, color)
 
     def pattern_code(self, cell: int, color: int) -> int:
         """The pattern code (index into patterns.PATTERN_COMBOS) of an empty cell's four line patterns for `color`:

@@ -1,6 +1,6 @@
 # C view of pbrain/dfpn.py
 cimport cython
-from pbrain.board cimport Board, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3_PLUS, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, CLASS_SHIFT
+from pbrain.board cimport Board, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3_PLUS, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4, P4_MASK, cell_class
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.threats cimport ThreatSolver, MAX_THREAT_PLY
 

@@ -24,7 +24,7 @@ from pbrain.threats import SIDE_KEYS, ThreatSolver
 
 if not cython.compiled:
     from pbrain.board import (P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,  # noqa: F401
-                              P4_FLEX3_PLUS, P4_FLEX4, P4_MASK, CLASS_SHIFT)
+                              P4_FLEX3_PLUS, P4_FLEX4, P4_MASK, cell_class)
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.threats import MAX_THREAT_PLY  # noqa: F401
 
@@ -276,7 +276,7 @@ class ProofSolver:
             return -2
         if opp_fives == 1:
             block = gen.any_five_point(opp)
-            cls = (board.state[block] >> (CLASS_SHIFT + 8 * me)) & P4_MASK
+            cls = cell_class(board, block, me)
             if cls < P4_FLEX3 or cls == P4_FIVE or not gen.legal(block, me):
                 return -2  # the block must keep the initiative
             gen.moves[base] = block
@@ -292,7 +292,7 @@ class ProofSolver:
             move = gen.moves[base + i]
             self.child_keys[base + i] = key ^ board.zobrist[2 * move + me - 1]
             self.child_counter[base + i] = -1
-            self.child_pn[base + i] = threat_pn((board.state[move] >> (CLASS_SHIFT + 8 * me)) & P4_MASK)
+            self.child_pn[base + i] = threat_pn(cell_class(board, move, me))
             self.child_dn[base + i] = 1
         return n
 
@@ -328,7 +328,7 @@ class ProofSolver:
         for i in range(n):
             move = gen.moves[base + i]
             counter = -1
-            if ((board.state[move] >> (CLASS_SHIFT + 8 * me)) & P4_MASK) >= P4_BLOCK4:
+            if cell_class(board, move, me) >= P4_BLOCK4:
                 counter = gen.five_after(me, move)
             if counter >= 0:
                 if not gen.legal(counter, opp):

@@ -26,7 +26,7 @@ if not cython.compiled:
     from math import exp  # noqa: F401  (mcts_gomoku.pxd takes it from libc when compiled)
 
     from pbrain.board import (EMPTY, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX4, P4_MASK,  # noqa: F401
-                              CLASS_SHIFT)
+                              cell_class)
 
 COMPILED = cython.compiled
 PRIOR_TEMPERATURE = 120.0
@@ -158,7 +158,7 @@ def _cells_of_class(game: GomokuGame, color: int, cls: int, mover: int) -> int:
     while found < wanted and i < board.npoints:
         cell = board.points[i]
         i += 1
-        if board.cells[cell] != EMPTY or ((board.state[cell] >> (CLASS_SHIFT + 8 * color)) & P4_MASK) != cls:
+        if board.cells[cell] != EMPTY or cell_class(board, cell, color) != cls:
             continue
         found += 1
         if gen.legal(cell, mover):

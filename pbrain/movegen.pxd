@@ -1,6 +1,6 @@
 # C view of pbrain/movegen.py
 cimport cython
-from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, CLASS_SHIFT, PADDING, NUM_CODES
+from pbrain.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, CLASS_SHIFT, cell_class, PADDING, NUM_CODES
 
 cdef enum:
     MAX_MOVES = 1024

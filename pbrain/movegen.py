@@ -23,7 +23,7 @@ if not cython.compiled:
     P4_FIVE = 13
     P4_MASK = 15
     FLAG_DOUBLE_THREE = 16
-    CLASS_SHIFT = 24
+    from pbrain.board import CLASS_SHIFT, cell_class  # noqa: F401
     PADDING = 5
     NUM_CODES = 2380
 
@@ -56,7 +56,7 @@ class MoveGen:
         board = self.board
         if side != BLACK or not board.renju:
             return True
-        entry = board.state[cell] >> (CLASS_SHIFT + 8 * BLACK)
+        entry = board.state[cell] >> (CLASS_SHIFT + 8 * BLACK)  # the class byte, with the double-three flag
         if (entry & P4_MASK) == P4_FORBID:
             return False
         if entry & FLAG_DOUBLE_THREE:
@@ -122,7 +122,7 @@ class MoveGen:
             while bits and found < wanted:
                 cell = board.points[64 * w + _low_bit(bits)]
                 bits &= bits - 1
-                cls = (board.state[cell] >> (CLASS_SHIFT + 8 * side)) & P4_MASK
+                cls = cell_class(board, cell, side)
                 if lowest <= cls <= P4_FLEX4:
                     found += 1
                     if self.legal(cell, side):
@@ -143,7 +143,7 @@ class MoveGen:
                 cell = around + j * off
                 if j == 0 or board.cells[cell] != EMPTY:
                     continue
-                cls = (board.state[cell] >> (CLASS_SHIFT + 8 * side)) & P4_MASK
+                cls = cell_class(board, cell, side)
                 if P4_BLOCK4 <= cls <= P4_FLEX4 and self.legal(cell, side):
                     i = n  # insert in cell order, as gen_fours's scan finds them
                     while i > 0 and self.moves[base + i - 1] > cell:
@@ -177,7 +177,7 @@ class MoveGen:
                 for j in range(-PADDING, PADDING + 1):
                     c = last + j * off
                     if j != 0 and board.cells[c] == EMPTY and \
-                            ((board.state[c] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4 and found < threats:
+                            cell_class(board, c, opp) == P4_FLEX4 and found < threats:
                         k = found  # insertion into board order (cell indices grow in board order)
                         while k > 0 and self.threat_cells[k - 1] > c:
                             self.threat_cells[k] = self.threat_cells[k - 1]
@@ -190,7 +190,7 @@ class MoveGen:
             while found < threats and i < board.npoints:
                 cell = board.points[i]
                 i += 1
-                if board.cells[cell] == EMPTY and ((board.state[cell] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4:
+                if board.cells[cell] == EMPTY and cell_class(board, cell, opp) == P4_FLEX4:
                     self.threat_cells[found] = cell
                     found += 1
         # In caro a five blocked at both ends does not win: a stone just beyond the five-to-be can stop an open
@@ -242,7 +242,7 @@ class MoveGen:
         # Only the cell itself and the empty cells within reach on its four lines change; count the opponent's
         # FLEX4 cells among them that lose the class (a stone never makes the other colour's patterns stronger).
         left = board.p4count[16 * (opp - 1) + P4_FLEX4]
-        if ((board.state[cell] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4:
+        if cell_class(board, cell, opp) == P4_FLEX4:
             left -= 1
         for d in range(4):
             off = board.dir_offset[d]
@@ -250,7 +250,7 @@ class MoveGen:
                 if left == 0:
                     return True
                 c = cell + j * off
-                if j != 0 and board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * opp)) & P4_MASK) == P4_FLEX4 \
+                if j != 0 and board.cells[c] == EMPTY and cell_class(board, c, opp) == P4_FLEX4 \
                         and self._class_after(c, d, j, side, opp) != P4_FLEX4:
                     left -= 1
         return left == 0
@@ -302,7 +302,7 @@ class MoveGen:
             off = board.dir_offset[d]
             for j in range(-4, 5):
                 c = around + j * off
-                if board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * side)) & P4_MASK) == P4_FIVE:
+                if board.cells[c] == EMPTY and cell_class(board, c, side) == P4_FIVE:
                     return c
         return -1
 
@@ -318,7 +318,7 @@ class MoveGen:
                 return c
         for i in range(board.npoints):
             c = board.points[i]
-            if board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * side)) & P4_MASK) == P4_FIVE:
+            if board.cells[c] == EMPTY and cell_class(board, c, side) == P4_FIVE:
                 return c
         return -1
 
@@ -327,7 +327,7 @@ class MoveGen:
         board = self.board
         for i in range(board.npoints):
             c = board.points[i]
-            if board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * side)) & P4_MASK) == cls and \
+            if board.cells[c] == EMPTY and cell_class(board, c, side) == cls and \
                     self.legal(c, side):
                 return c
         return -1

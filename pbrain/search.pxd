@@ -1,7 +1,7 @@
 # C view of pbrain/search.py
 cimport cython
 from pbrain.alphabeta cimport AlphaBeta, INF, MAX_PLY, ONE_PLY, WIN_THRESHOLD
-from pbrain.board cimport Board, P4_FIVE, P4_MASK, CLASS_SHIFT
+from pbrain.board cimport Board, P4_FIVE, P4_MASK, cell_class
 from pbrain.movegen cimport MoveGen, MAX_MOVES
 from pbrain.rootthreats cimport CHECK_EVERY, WIN
 

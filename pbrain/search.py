@@ -18,7 +18,7 @@ from pbrain.board import Board
 
 if not cython.compiled:
     from pbrain.alphabeta import INF, MAX_PLY, ONE_PLY, WIN_THRESHOLD  # noqa: F401
-    from pbrain.board import P4_FIVE, P4_MASK, CLASS_SHIFT  # noqa: F401
+    from pbrain.board import P4_FIVE, P4_MASK, cell_class  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
     from pbrain.rootthreats import CHECK_EVERY, WIN  # noqa: F401
 
@@ -242,7 +242,7 @@ class Searcher(AlphaBeta):
                     break
             if move < 0:
                 continue
-            if ((self.board.state[move] >> (CLASS_SHIFT + 8 * me)) & P4_MASK) == P4_FIVE:
+            if cell_class(self.board, move, me) == P4_FIVE:
                 self.instant_score = WIN - 1
                 self.last_reason = "win"
                 return move

@@ -16,7 +16,7 @@ from pbrain.movegen import MoveGen
 
 if not cython.compiled:
     from pbrain.board import BLACK, EMPTY, P4_BLOCK4, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X  # noqa: F401
-    from pbrain.board import P4_FLEX4, P4_MASK, CLASS_SHIFT  # noqa: F401
+    from pbrain.board import P4_FLEX4, P4_MASK, cell_class  # noqa: F401
     from pbrain.movegen import MAX_MOVES  # noqa: F401
 
     MAX_THREAT_PLY = 128
@@ -161,7 +161,7 @@ class ThreatSolver:
             if board.p4count[16 * (opp - 1) + P4_FIVE] > 1:
                 return False
             block = gen.any_five_point(opp)
-            cls = (board.state[block] >> (CLASS_SHIFT + 8 * me)) & P4_MASK
+            cls = cell_class(board, block, me)
             if cls < P4_BLOCK4 or cls == P4_FIVE or not gen.legal(block, me):
                 return False
             gen.moves[base] = block
@@ -186,7 +186,7 @@ class ThreatSolver:
             if reply < 0:  # not a four after all (cannot happen for four classes): skip
                 board.unmake()
                 continue
-            if ((board.state[move] >> (CLASS_SHIFT + 8 * me)) & P4_MASK) == P4_FLEX4 or self._second_five(me, move, reply):
+            if cell_class(board, move, me) == P4_FLEX4 or self._second_five(me, move, reply):
                 board.unmake()
                 self.line[ply] = move
                 self.line_length = ply + 1
@@ -257,7 +257,7 @@ class ThreatSolver:
         base = ply * MAX_MOVES
         if opp_fives == 1:
             block = gen.any_five_point(opp)
-            cls = (board.state[block] >> (CLASS_SHIFT + 8 * me)) & P4_MASK
+            cls = cell_class(board, block, me)
             if cls < P4_FLEX3 or cls == P4_FIVE or not gen.legal(block, me):
                 return False  # the block must keep the initiative
             gen.moves[base] = block
@@ -367,7 +367,7 @@ class ThreatSolver:
             cell = board.points[i]
             if board.cells[cell] != EMPTY:
                 continue
-            cls = (board.state[cell] >> (CLASS_SHIFT + 8 * me)) & P4_MASK
+            cls = cell_class(board, cell, me)
             if cls >= P4_FLEX3 and cls != P4_FIVE and gen.legal(cell, me):
                 gen.moves[base + n] = cell
                 gen.scores[base + n] = gen.order_score(cell, me)
@@ -382,6 +382,6 @@ class ThreatSolver:
             off = board.dir_offset[d]
             for j in range(-4, 5):
                 c = move + j * off
-                if c != first and board.cells[c] == EMPTY and ((board.state[c] >> (CLASS_SHIFT + 8 * me)) & P4_MASK) == P4_FIVE:
+                if c != first and board.cells[c] == EMPTY and cell_class(board, c, me) == P4_FIVE:
                     return True
         return False
