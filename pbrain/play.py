@@ -1,7 +1,8 @@
 """`pbrain-pentad play`: a game against Pentad in a terminal.
 
-`PlaySession` is the whole game and command logic; it reads lines through a function (prompt -> line, raising
-EOFError at the end of input) and writes to a text stream, so tests drive it with a list of lines and a StringIO.
+`PlaySession` is the game and command logic (the commands every terminal game shares are terminal.GameSession's);
+it reads lines through a function (prompt -> line, raising EOFError at the end of input) and writes to a text
+stream, so tests drive it with a list of lines and a StringIO.
 `run_play` connects it to the terminal: readline editing, colour when stdout is a tty (and NO_COLOR is unset), the
 status line while the engine thinks, and Ctrl-C / Ctrl-D leaving cleanly. The drawing is in screen.py.
 """
@@ -18,12 +19,11 @@ from pbrain import levels, records, screen
 from pbrain.board import BoardError
 from pbrain.engine import Engine, Limits, SearchInfo, SearchResult
 from pbrain.games import RULES, format_eval, parse_size, replay, winning_line
-from pbrain.rules import BLACK, WHITE, Rule, opponent
+from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.screen import BoardView, paint, stone_name
-from pbrain.terminal import TerminalSession
+from pbrain.terminal import ENGINE_NAME, GAME_OVER, GameSession, Outcome, PlayError, file_error, run_session
 
 Point = Tuple[int, int]
-ENGINE_NAME = "Pentad"
 _POINT_LIKE = re.compile(r"^(?:[a-z]\d+|\d+,\d+)$")
 
 HELP = """\
@@ -50,10 +50,6 @@ Evals count from the side that moves (Pentad in its answers, you in a hint):
 one for the opponent, 'forced' a move that had to be played."""
 
 
-class PlayError(Exception):
-    """A problem with the command line of `play` (bad option value, unreadable --load file)."""
-
-
 @dataclass
 class PlayOptions:
     """How a session starts (the command line of `play`)."""
@@ -78,27 +74,14 @@ class PlayOptions:
     """--engine: 'alphabeta', 'mcts' (the Monte Carlo tree search, at full strength) or None (alphabeta)."""
 
 
-@dataclass
-class Outcome:
-    """How a game ended."""
-
-    winner: Optional[int]
-    """BLACK, WHITE, or None for a draw."""
-    how: str
-    """'five', 'full' or 'resign'."""
-    five: Tuple[Point, ...] = ()
-
-
-class PlaySession(TerminalSession):
-    """One person against the engine: the board, the commands, and the engine's turns (the loop, the thinking
-    worker and the output are TerminalSession's)."""
+class PlaySession(GameSession):
+    """One person against the engine at gomoku: the board, the game's commands, and the engine's turns (the
+    commands every game shares are GameSession's; the loop, the thinking worker and the output TerminalSession's)."""
 
     def __init__(self, options: PlayOptions, read: Callable[[str], str], out: TextIO, color: bool = False,
                  live: bool = False, engine: Optional[Engine] = None) -> None:
-        super().__init__(read, out, color, live)
+        super().__init__(read, out, color, live, options.human, options.show_thinking)
         self.options = options
-        self.human = options.human
-        self.show_thinking = options.show_thinking
         self.turn_ms = max(1, int(round(options.time_s * 1000)))
         self.level = levels.LEVELS[-1] if options.level is None else levels.level_by_number(options.level)
         if engine is None:
@@ -106,13 +89,8 @@ class PlaySession(TerminalSession):
         else:
             engine.new_game(options.width, options.height, options.rule)
         self.engine = engine
-        self.outcome: Optional[Outcome] = None
         self.hint: Optional[Point] = None
-        self.commands.update({
-            "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
-            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "level": self.cmd_level,
-            "thinking": self.cmd_thinking,
-        })
+        self.commands["level"] = self.cmd_level
 
     # --- running ---------------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -135,12 +113,6 @@ class PlaySession(TerminalSession):
             self.say(f"Loaded {self.options.load}: {self.engine.board.move_count} moves.")
         self.after_change()
 
-    def prompt(self) -> str:
-        """The input prompt: the game-over choices, or whose move it is."""
-        if self.outcome is not None:
-            return "Game over - new, undo, save FILE or quit: "
-        return f"Move {self.engine.board.move_count + 1}, you play {screen.STONE_CHAR[self.human]}: "
-
     # --- moves ---------------------------------------------------------------------------------------------------
     def human_move(self, text: str) -> None:
         """Play the person's move given as text, or explain why not."""
@@ -158,7 +130,7 @@ class PlaySession(TerminalSession):
                            f"{self.example_point()}, or help.")
             return
         if self.outcome is not None:
-            self.error("The game is over: type new, undo, save FILE or quit.")
+            self.error(GAME_OVER)
             return
         name = self.point_name(point)
         if self.engine.board.stone(self.engine.board.index(*point)) != 0:
@@ -171,25 +143,16 @@ class PlaySession(TerminalSession):
         self.hint = None
         self.after_change()
 
-    def after_change(self) -> None:
-        """After a move or a new position: detect the end, let the engine answer when it is its turn, and draw
-        the board with what happened."""
-        self.check_end()
-        if self.outcome is not None or self.engine.side_to_move == self.human:
-            self.draw()
-            self.announce()
-            return
-        kind = self.options.engine_kind or "alphabeta"
-        result = self.think(f"{ENGINE_NAME} is thinking", self.level.strength, kind)
-        if result.move is not None:
-            self.engine.play(*result.move)
-        self.check_end()
-        self.draw()
-        if result.move is not None:
-            self.say(f"{ENGINE_NAME} plays {paint(self.point_name(result.move), 'bold', self.color)}.")
-            if self.show_thinking:
-                self.say("  " + self.describe(result))
-        self.announce()
+    def side_to_move(self) -> int:
+        return self.engine.side_to_move
+
+    def engine_move(self) -> Callable[[], None]:
+        result = self.think(f"{ENGINE_NAME} is thinking", self.level.strength, self.options.engine_kind or "alphabeta")
+        move = result.move
+        if move is None:
+            return lambda: None
+        self.engine.play(*move)
+        return lambda: self.report_move(self.point_name(move), self.describe(result))
 
     def check_end(self) -> None:
         """Set the outcome when the last move made five or filled the board."""
@@ -197,26 +160,14 @@ class PlaySession(TerminalSession):
             return
         if self.engine.last_move_wins():
             board = self.engine.board
-            self.outcome = Outcome(board.stone(board.last_move()), "five", winning_line(self.engine))
+            self.outcome = Outcome(board.stone(board.last_move()), "line", winning_line(self.engine))
         elif self.engine.board.is_full():
             self.outcome = Outcome(None, "full")
 
-    def announce(self) -> None:
-        """Say how the game ended, if it did."""
-        outcome = self.outcome
-        if outcome is None:
-            return
-        if outcome.how == "five":
-            line = " ".join(self.point_name(p) for p in outcome.five)
-            if outcome.winner == self.human:
-                self.say(paint(f"Five in a row ({line}): You win!", "good", self.color))
-            else:
-                self.say(paint(f"Five in a row ({line}): {ENGINE_NAME} wins.", "bold", self.color))
-        elif outcome.how == "full":
-            self.say(paint("The board is full: a draw.", "good", self.color))
-        else:
-            self.say(paint(f"You resign: {ENGINE_NAME} wins.", "bold", self.color))
-        self.say("Game over. Type new for another game, undo to take back, save FILE, or quit.")
+    def line_text(self) -> str:
+        """'Five in a row (h8 i9 j10 k11 l12)'."""
+        assert self.outcome is not None
+        return f"Five in a row ({' '.join(self.point_name(p) for p in self.outcome.line)})"
 
     # --- thinking --------------------------------------------------------------------------------------------------
     def think(self, label: str, strength: int, kind: str) -> SearchResult:
@@ -247,34 +198,50 @@ class PlaySession(TerminalSession):
         text += f", {result.time_ms / 1000:.1f} s"
         return text + (f", pv {pv}" if pv else "")
 
-    # --- commands ---------------------------------------------------------------------------------------------------
-    def cmd_undo(self, _arg: str) -> None:
-        """Take back moves down to and including the person's last stone, so it is their turn again."""
-        if self.outcome is not None and self.outcome.how == "resign":
-            self.outcome = None
-            self.say("Resignation taken back.")
-            self.draw()
-            return
+    # --- the game's part of the shared commands ---------------------------------------------------------------------
+    file_errors = (records.RecordError, BoardError, OSError)
+    save_usage = "Usage: save FILE (.psq Piskvork, .sgf, anything else a plain move list)."
+    load_usage = "Usage: load FILE (.psq, .sgf or a plain move list)."
+    thinking_template = ENGINE_NAME + "'s eval and principal variation are {}."
+
+    def moves_played(self) -> int:
+        return self.engine.board.move_count
+
+    def side_label(self, side: int) -> str:
+        return stone_name(side, self.color)
+
+    def stone_char(self, side: int) -> str:
+        return screen.STONE_CHAR[side]
+
+    def reset_game(self) -> None:
+        self.engine.new_game(self.engine.width, self.engine.height, self.engine.rule)
+
+    def has_own_stone(self) -> bool:
+        return any(color == self.human for _, _, color in self.engine.stones())
+
+    def take_back(self) -> List[str]:
         stones = self.engine.stones()
-        if not any(color == self.human for _, _, color in stones):
-            self.error("Nothing to take back: you have no stone on the board.")
-            return
         taken = []
         while True:
             x, y, color = stones.pop()
             self.engine.undo()
             taken.append(self.point_name((x, y)))
             if color == self.human:
-                break
-        self.outcome = None
-        self.hint = None
-        self.say("Took back " + " and ".join(reversed(taken)) + ".")
-        self.draw()
+                return taken
 
+    def write_game(self, path: str) -> None:
+        records.save(path, self.record())
+
+    def load_file(self, path: str) -> str:
+        game = records.load(path)
+        self.load_game(game)
+        return f"Loaded {path}: {self.rule_name()} on {self.engine.width}x{self.engine.height}, {len(game.moves)} moves"
+
+    # --- commands ---------------------------------------------------------------------------------------------------
     def cmd_hint(self, _arg: str) -> None:
         """The engine's choice for the person at full strength (not played)."""
         if self.outcome is not None:
-            self.error("The game is over: type new, undo, save FILE or quit.")
+            self.error(GAME_OVER)
             return
         result = self.think("Looking for a hint", levels.FULL_STRENGTH, "alphabeta")
         if result.move is None:
@@ -283,62 +250,6 @@ class PlaySession(TerminalSession):
         self.hint = result.move
         self.draw()
         self.say(f"Hint: {paint(self.point_name(result.move), 'bold', self.color)} ({self.describe(result)}).")
-
-    def cmd_swap(self, _arg: str) -> None:
-        """The person takes the other colour; the engine moves if it is then its turn."""
-        if self.outcome is not None:
-            self.error("The game is over: type new, undo, save FILE or quit.")
-            return
-        self.human = opponent(self.human)
-        self.hint = None
-        self.say(f"You now play {stone_name(self.human, self.color)}; {ENGINE_NAME} plays "
-                 f"{stone_name(opponent(self.human), self.color)}.")
-        self.after_change()
-
-    def cmd_new(self, _arg: str) -> None:
-        """A new game, same board, rule and colours."""
-        self.engine.new_game(self.engine.width, self.engine.height, self.engine.rule)
-        self.outcome = None
-        self.hint = None
-        self.say(f"New game: you play {stone_name(self.human, self.color)}.")
-        self.after_change()
-
-    def cmd_save(self, arg: str) -> None:
-        """Save the game to a file."""
-        if not arg:
-            self.error("Usage: save FILE (.psq Piskvork, .sgf, anything else a plain move list).")
-            return
-        path = os.path.expanduser(arg)
-        try:
-            records.save(path, self.record())
-        except (records.RecordError, OSError) as error:
-            self.error(f"Cannot save {path}: {file_error(error, path)}")
-            return
-        self.say(f"Saved {self.engine.board.move_count} moves to {path}.")
-
-    def cmd_load(self, arg: str) -> None:
-        """Continue a saved game (the person takes the side to move)."""
-        if not arg:
-            self.error("Usage: load FILE (.psq, .sgf or a plain move list).")
-            return
-        path = os.path.expanduser(arg)
-        try:
-            game = records.load(path)
-            self.load_game(game)
-        except (records.RecordError, BoardError, OSError) as error:
-            self.error(f"Cannot load {path}: {file_error(error, path)}")
-            return
-        self.say(f"Loaded {path}: {self.rule_name()} on {self.engine.width}x{self.engine.height}, "
-                 f"{len(game.moves)} moves; you play {stone_name(self.human, self.color)}.")
-        self.after_change()
-
-    def cmd_resign(self, _arg: str) -> None:
-        """Give the game up."""
-        if self.outcome is not None:
-            self.error("The game is already over.")
-            return
-        self.outcome = Outcome(opponent(self.human), "resign")
-        self.announce()
 
     def cmd_level(self, arg: str) -> None:
         """List the levels, or set one."""
@@ -354,11 +265,6 @@ class PlaySession(TerminalSession):
             mark = "*" if level is self.level else " "
             self.say(f" {mark} {level.number}  {level.name:<9} {level.description}")
         self.say("Type level N to change.")
-
-    def cmd_thinking(self, _arg: str) -> None:
-        """Toggle --show-thinking."""
-        self.show_thinking = not self.show_thinking
-        self.say(f"Pentad's eval and principal variation are {'shown' if self.show_thinking else 'hidden'}.")
 
     def help_text(self) -> str:
         """The help command's text."""
@@ -398,7 +304,7 @@ class PlaySession(TerminalSession):
         forbidden: Set[Point] = set()
         if self.outcome is None and engine.rule.has_forbidden and engine.side_to_move == BLACK:
             forbidden = set(engine.forbidden_points())
-        five = set(self.outcome.five) if self.outcome is not None else set()
+        five = set(self.outcome.line) if self.outcome is not None else set()
         view = BoardView(engine.width, engine.height, stones, last, five, forbidden, self.hint)
         self.say("")
         self.say(screen.render_board(view, self.color))
@@ -417,17 +323,6 @@ class PlaySession(TerminalSession):
 
     def rule_name(self) -> str:
         return self.engine.rule.name.lower().replace("_", " ")
-
-
-def file_error(error: BaseException, path: str) -> str:
-    """The message of a file error without the path that the caller names anyway."""
-    if isinstance(error, OSError):
-        return error.strerror or str(error)
-    message = str(error)
-    for prefix in (f"cannot read {path}: ", f"cannot write {path}: ", f"{path}: ", f"{path} "):
-        if message.startswith(prefix):
-            return message[len(prefix):]
-    return message
 
 
 # --- the terminal ----------------------------------------------------------------------------------------------------
@@ -458,31 +353,4 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
 
 def run_play(args: argparse.Namespace) -> int:
     """`pbrain-pentad play`: the game in this terminal. Returns the exit status."""
-    import sys
-
-    try:
-        options = options_from_args(args)
-    except PlayError as error:
-        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
-        return 2
-    out = sys.stdout
-    interactive = screen.is_tty(sys.stdin) and screen.is_tty(out)
-    if interactive:
-        try:
-            import readline  # noqa: F401  (line editing and history for input())
-        except ImportError:
-            pass
-    status = screen.StatusLine(out, screen.is_tty(out))
-    try:
-        status.show("Setting up the board...")
-        session = PlaySession(options, input, out, color=screen.wants_color(out), live=screen.is_tty(out))
-        status.clear()
-        return session.run()
-    except PlayError as error:
-        status.clear()
-        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        status.clear()
-        print("Goodbye.")
-        return 0
+    return run_session(args, options_from_args, PlaySession)

@@ -9,17 +9,14 @@ when they are needed. Columns are numbered 1..7 for people and in files; pbrain.
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Set, TextIO, Tuple
 
 import pbrain
 from pbrain import c4players, screen
 from pbrain.connect4 import FIRST, HEIGHT, SECOND, WIDTH, Connect4, Connect4Error
-from pbrain.play import ENGINE_NAME, PlayError, file_error
-from pbrain.rules import opponent
 from pbrain.screen import paint
-from pbrain.terminal import TerminalSession
+from pbrain.terminal import ENGINE_NAME, GAME_OVER, GameSession, Outcome, PlayError, file_error, run_session
 
 Cell = Tuple[int, int]
 """(column, row), both from 0; row 0 is the bottom."""
@@ -28,7 +25,6 @@ HINT_ENGINE = "alphabeta"
 """The player that gives hints: the strongest one (an exact solver once it sees the end)."""
 MAX_FILE_CHARS = 4096
 """A saved game is at most 42 digits; anything much longer is not one."""
-GAME_OVER = "The game is over: type new, undo, save FILE or quit."
 
 STONE_CHAR = {FIRST: "X", SECOND: "O"}
 EMPTY_CHAR = "."
@@ -119,36 +115,18 @@ class Connect4Options:
     """--first was given: a loaded game keeps the sides instead of giving the person the side to move."""
 
 
-@dataclass
-class Outcome:
-    """How a game ended."""
-
-    winner: int
-    """FIRST, SECOND, or 0 for a draw."""
-    how: str
-    """'four', 'full' or 'resign'."""
-    four: Tuple[Cell, ...] = ()
-
-
-class Connect4Session(TerminalSession):
-    """One person against the engine at Connect Four: the board, the commands, and the engine's turns (the loop,
-    the thinking worker and the output are TerminalSession's)."""
+class Connect4Session(GameSession):
+    """One person against the engine at Connect Four: the board, the game's commands, and the engine's turns (the
+    commands every game shares are GameSession's; the loop, the thinking worker and the output TerminalSession's)."""
 
     def __init__(self, options: Connect4Options, read: Callable[[str], str], out: TextIO, color: bool = False,
                  live: bool = False) -> None:
-        super().__init__(read, out, color, live)
+        super().__init__(read, out, color, live, options.human, options.show_thinking)
         self.options = options
-        self.human = options.human
         self.engine_name = options.engine
-        self.show_thinking = options.show_thinking
         self.game = Connect4()
-        self.outcome: Optional[Outcome] = None
         self.hint: Optional[int] = None
         """The hinted column (0-based), shown as '?' where the stone would land."""
-        self.commands.update({
-            "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
-            "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "thinking": self.cmd_thinking,
-        })
 
     # --- running ---------------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -168,12 +146,6 @@ class Connect4Session(TerminalSession):
         if self.options.load:
             self.say(f"Loaded {self.options.load}: {self.game.move_count} moves.")
         self.after_change()
-
-    def prompt(self) -> str:
-        """The input prompt: the game-over choices, or whose move it is."""
-        if self.outcome is not None:
-            return "Game over - new, undo, save FILE or quit: "
-        return f"Move {self.game.move_count + 1}, you play {STONE_CHAR[self.human]}: "
 
     # --- moves -----------------------------------------------------------------------------------------------------
     def human_move(self, text: str) -> None:
@@ -198,28 +170,19 @@ class Connect4Session(TerminalSession):
         self.hint = None
         self.after_change()
 
-    def after_change(self) -> None:
-        """After a move or a new position: detect the end, let the engine answer when it is its turn, and draw
-        the board with what happened."""
-        self.check_end()
-        if self.outcome is not None or self.game.side == self.human:
-            self.draw()
-            self.announce()
-            return
+    def side_to_move(self) -> int:
+        return self.game.side
+
+    def engine_move(self) -> Callable[[], None]:
         answer = self.think(f"{ENGINE_NAME} is thinking", self.engine_name)
-        played = answer is not None and self.game.can_play(answer.column)
-        if played:
-            self.game.play(answer.column)
-        self.check_end()
-        self.draw()
-        if answer is not None and played:
-            self.say(f"{ENGINE_NAME} plays {paint(str(answer.column + 1), 'bold', self.color)}.")
-            if self.show_thinking:
-                self.say("  " + describe(answer))
-        elif answer is not None:
-            self.error(f"The {self.engine_name} engine chose column {answer.column + 1}, which cannot be played: "
-                       "type swap, undo or new.")
-        self.announce()
+        if answer is None:
+            return lambda: None
+        column = answer.column
+        if not self.game.can_play(column):
+            return lambda: self.error(f"The {self.engine_name} engine chose column {column + 1}, which cannot be "
+                                      "played: type swap, undo or new.")
+        self.game.play(column)
+        return lambda: self.report_move(str(column + 1), describe(answer))
 
     def check_end(self) -> None:
         """Set the outcome when the last move made four or filled the board."""
@@ -227,25 +190,12 @@ class Connect4Session(TerminalSession):
             return
         winner = self.game.winner()
         if winner:
-            self.outcome = Outcome(winner, "four", tuple(self.game.winning_cells()))
+            self.outcome = Outcome(winner, "line", tuple(self.game.winning_cells()))
         elif self.game.is_full():
-            self.outcome = Outcome(0, "full")
+            self.outcome = Outcome(None, "full")
 
-    def announce(self) -> None:
-        """Say how the game ended, if it did."""
-        outcome = self.outcome
-        if outcome is None:
-            return
-        if outcome.how == "four":
-            if outcome.winner == self.human:
-                self.say(paint("Four in a row: You win!", "good", self.color))
-            else:
-                self.say(paint(f"Four in a row: {ENGINE_NAME} wins.", "bold", self.color))
-        elif outcome.how == "full":
-            self.say(paint("The board is full: a draw.", "good", self.color))
-        else:
-            self.say(paint(f"You resign: {ENGINE_NAME} wins.", "bold", self.color))
-        self.say("Game over. Type new for another game, undo to take back, save FILE, or quit.")
+    def line_text(self) -> str:
+        return "Four in a row"
 
     # --- thinking --------------------------------------------------------------------------------------------------
     def think(self, label: str, name: str) -> Optional[c4players.Answer]:
@@ -259,29 +209,44 @@ class Connect4Session(TerminalSession):
         position = self.game.copy()
         return self.run_worker(label, lambda stop: player(position, self.options.time_s, stop))
 
-    # --- commands --------------------------------------------------------------------------------------------------
-    def cmd_undo(self, _arg: str) -> None:
-        """Take back moves down to and including the person's last stone, so it is their turn again."""
-        if self.outcome is not None and self.outcome.how == "resign":
-            self.outcome = None
-            self.say("Resignation taken back.")
-            self.draw()
-            return
-        count = self.game.move_count
-        if not any(mover(number) == self.human for number in range(count)):
-            self.error("Nothing to take back: you have no stone on the board.")
-            return
+    # --- the game's part of the shared commands ---------------------------------------------------------------------
+    file_errors = (Connect4Error, OSError)
+    save_usage = "Usage: save FILE (the game as one line of column digits, e.g. 4453)."
+    load_usage = "Usage: load FILE (a line of column digits 1-7, e.g. 4453)."
+
+    def moves_played(self) -> int:
+        return self.game.move_count
+
+    def side_label(self, side: int) -> str:
+        return side_name(side, self.color)
+
+    def stone_char(self, side: int) -> str:
+        return STONE_CHAR[side]
+
+    def reset_game(self) -> None:
+        self.game = Connect4()
+
+    def has_own_stone(self) -> bool:
+        return any(mover(number) == self.human for number in range(self.game.move_count))
+
+    def take_back(self) -> List[str]:
         taken: List[str] = []
         while True:
             number = self.game.move_count - 1
             taken.append(str(self.game.undo() + 1))
             if mover(number) == self.human:
-                break
-        self.outcome = None
-        self.hint = None
-        self.say("Took back " + " and ".join(reversed(taken)) + ".")
-        self.draw()
+                return taken
 
+    def write_game(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(self.game.moves_string() + "\n")
+
+    def load_file(self, path: str) -> str:
+        game = read_game(path)
+        self.set_game(game)
+        return f"Loaded {path}: {game.move_count} moves"
+
+    # --- commands ---------------------------------------------------------------------------------------------------
     def cmd_hint(self, _arg: str) -> None:
         """The strongest player's choice for the person (not played), with its eval."""
         if self.outcome is not None:
@@ -300,67 +265,6 @@ class Connect4Session(TerminalSession):
         self.draw()
         self.say(f"Hint: {paint(str(answer.column + 1), 'bold', self.color)} ({describe(answer)}).")
 
-    def cmd_swap(self, _arg: str) -> None:
-        """The person takes the other side; the engine moves if it is then its turn."""
-        if self.outcome is not None:
-            self.error(GAME_OVER)
-            return
-        self.human = opponent(self.human)
-        self.hint = None
-        self.say(f"You now play {side_name(self.human, self.color)}; {ENGINE_NAME} plays "
-                 f"{side_name(opponent(self.human), self.color)}.")
-        self.after_change()
-
-    def cmd_new(self, _arg: str) -> None:
-        """A new game, same sides."""
-        self.game = Connect4()
-        self.outcome = None
-        self.hint = None
-        self.say(f"New game: you play {side_name(self.human, self.color)}.")
-        self.after_change()
-
-    def cmd_save(self, arg: str) -> None:
-        """Save the game as one line of column digits."""
-        if not arg:
-            self.error("Usage: save FILE (the game as one line of column digits, e.g. 4453).")
-            return
-        path = os.path.expanduser(arg)
-        try:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(self.game.moves_string() + "\n")
-        except OSError as error:
-            self.error(f"Cannot save {path}: {file_error(error, path)}")
-            return
-        self.say(f"Saved {self.game.move_count} moves to {path}.")
-
-    def cmd_load(self, arg: str) -> None:
-        """Continue a saved game (the person takes the side to move)."""
-        if not arg:
-            self.error("Usage: load FILE (a line of column digits 1-7, e.g. 4453).")
-            return
-        path = os.path.expanduser(arg)
-        try:
-            game = read_game(path)
-        except (Connect4Error, OSError) as error:
-            self.error(f"Cannot load {path}: {file_error(error, path)}")
-            return
-        self.set_game(game)
-        self.say(f"Loaded {path}: {game.move_count} moves; you play {side_name(self.human, self.color)}.")
-        self.after_change()
-
-    def cmd_resign(self, _arg: str) -> None:
-        """Give the game up."""
-        if self.outcome is not None:
-            self.error("The game is already over.")
-            return
-        self.outcome = Outcome(opponent(self.human), "resign")
-        self.announce()
-
-    def cmd_thinking(self, _arg: str) -> None:
-        """Toggle --show-thinking."""
-        self.show_thinking = not self.show_thinking
-        self.say(f"{ENGINE_NAME}'s eval is {'shown' if self.show_thinking else 'hidden'} with its moves.")
-
     def help_text(self) -> str:
         """The help command's text."""
         return HELP
@@ -378,7 +282,7 @@ class Connect4Session(TerminalSession):
     def draw(self) -> None:
         """Print the board."""
         self.say("")
-        self.say(render_board(self.game, self.outcome.four if self.outcome else (), self.hint, self.color))
+        self.say(render_board(self.game, self.outcome.line if self.outcome else (), self.hint, self.color))
 
 
 def mover(number: int) -> int:
@@ -501,23 +405,4 @@ def options_from_args(args: argparse.Namespace) -> Connect4Options:
 
 def run_connect4(args: argparse.Namespace) -> int:
     """`pbrain-pentad play --game connect4`: the game in this terminal. Returns the exit status."""
-    import sys
-
-    try:
-        options = options_from_args(args)
-    except PlayError as error:
-        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
-        return 2
-    out = sys.stdout
-    if screen.is_tty(sys.stdin) and screen.is_tty(out):
-        try:
-            import readline  # noqa: F401  (line editing and history for input())
-        except ImportError:
-            pass
-    session = Connect4Session(options, input, out, color=screen.wants_color(out), live=screen.is_tty(out))
-    try:
-        return session.run()
-    except PlayError as error:
-        session.status.clear()
-        print(f"pbrain-pentad play: error: {error}", file=sys.stderr)
-        return 2
+    return run_session(args, options_from_args, Connect4Session)

@@ -350,7 +350,7 @@ def test_full_board_is_a_draw() -> None:
     session.handle(FULL_DRAW[-1])
     text = take(out)
     assert "The board is full: a draw." in text and "Pentad plays" not in text
-    assert session.outcome is not None and session.outcome.winner == 0
+    assert session.outcome is not None and session.outcome.winner is None
     assert "." not in "".join(last_board(text).values())
 
 
