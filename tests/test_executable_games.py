@@ -30,25 +30,34 @@ class Referee:
         self.rule, self.size = rule, size
         self.grid = [[0] * size for _ in range(size)]
         self.moves: List[Tuple[int, int]] = []
+        self.forced_foul = False
+        """Black played a forbidden point having no other (renju, a board all but full): it lost."""
 
     @property
     def to_move(self) -> int:
         return BLACK if len(self.moves) % 2 == 0 else WHITE
 
     def play(self, move: str) -> bool:
-        """Check and place the side to move's stone; True when it wins. AssertionError on an illegal move."""
+        """Check and place the side to move's stone; True when the game is over: it wins, or black had only
+        forbidden points left and played one (forced_foul). AssertionError on an illegal move."""
         assert re.fullmatch(r"\d+,\d+", move), f"not a move: {move!r}"
         x, y = map(int, move.split(","))
         assert 0 <= x < self.size and 0 <= y < self.size, f"{move} is off the board"
         assert self.grid[x][y] == 0, f"{move} is occupied"
         color = self.to_move
         won = wins(self.grid, x, y, color, self.rule)
-        if self.rule is Rule.RENJU and color == BLACK and not won:
-            from renju.check_forbid import get_foul_type
-            assert get_foul_type(self.grid, x, y) == 0, f"black played the forbidden point {move}"
+        if self.rule is Rule.RENJU and color == BLACK and not won and self._foul(x, y):
+            allowed = [(i, j) for i in range(self.size) for j in range(self.size)
+                       if self.grid[i][j] == 0 and (wins(self.grid, i, j, BLACK, self.rule) or not self._foul(i, j))]
+            assert not allowed, f"black played the forbidden point {move} where it may play {allowed[:3]}"
+            self.forced_foul = True
         self.grid[x][y] = color
         self.moves.append((x, y))
-        return won
+        return won or self.forced_foul
+
+    def _foul(self, x: int, y: int) -> bool:
+        from renju.check_forbid import get_foul_type
+        return get_foul_type(self.grid, x, y) != 0
 
     @property
     def full(self) -> bool:
@@ -101,7 +110,7 @@ def play_match(brains: "List[Brain]", rule: Rule, style: str, turn_ms: int = 200
         slowest = max(slowest, elapsed)
         assert elapsed <= turn_ms + TOLERANCE_MS, f"move {len(referee.moves) + 1} took {elapsed:.0f} ms: lost on time"
         if referee.play(move):
-            result = "black" if referee.to_move == WHITE else "white"
+            result = "white" if referee.forced_foul or referee.to_move == BLACK else "black"
             break
         last = move
     for brain in brains:
@@ -109,6 +118,26 @@ def play_match(brains: "List[Brain]", rule: Rule, style: str, turn_ms: int = 200
         assert brain.wait_exit(5)
         assert not brain.problems()
     return {"result": result, "moves": len(referee.moves), "slowest_ms": slowest}
+
+
+def test_the_referee_scores_a_forced_foul_as_blacks_loss_and_any_other_foul_as_a_fault() -> None:
+    pytest.importorskip("renju.check_forbid")
+    from tests.test_renju import FULL_BUT_ONE
+
+    def referee_for(rows: "List[str]") -> Referee:
+        referee = Referee(Rule.RENJU)
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch in "XO":
+                    referee.grid[x][y] = BLACK if ch == "X" else WHITE
+        referee.moves = [(0, 0)] * sum(row.count("X") + row.count("O") for row in rows)  # black to move
+        return referee
+
+    referee = referee_for(FULL_BUT_ONE)
+    assert referee.play("3,7") and referee.forced_foul
+    referee = referee_for(FULL_BUT_ONE[:14] + [FULL_BUT_ONE[14][:13] + ".."])
+    with pytest.raises(AssertionError, match="forbidden point 3,7"):
+        referee.play("3,7")
 
 
 @pytest.mark.parametrize("rule,style", [(Rule.FREESTYLE, "gomocupjudge"), (Rule.STANDARD, "piskvork"),

@@ -173,3 +173,41 @@ def test_forbidden_check_leaves_the_board_unchanged() -> None:
         if board.stone(cell) == 0:
             board.is_forbidden(cell)
     assert board.snapshot() == before
+
+
+# A full board but for (3, 7), where black would make eight in a row: black's only point is forbidden. No five or
+# overline stands on it for either side, and both have 112 stones, so black is to move.
+FULL_BUT_ONE = [
+    "OXOOXXOOXXOOXXO", "OOXXOOXXOOXXOOX", "OXOOXXOOXXOOXXO", "OOXXOOXXOOXXOOX", "XXOOXXOOXXOOXXO",
+    "OOXXOOXXOOXXOOX", "XXOOXXOOXXOOXXO", "XXX.XXXXOOXXOOX", "XXOOXXOOXXOOXXO", "OOXXOOXXOOXXOOX",
+    "OXOOXXOOXXOOXXO", "OOXXOOXXOOXXOOX", "XXOOXXOOXXOOXXO", "OOXXOOXXOOXXOOX", "OXOOXXOOXXOOXXO",
+]
+
+
+def _renju_black_answer(rows: "list[str]") -> str:
+    """The brain's move as black (its own stones the X) in the renju position `rows`, at 300 ms a move."""
+    from tests.brains import SessionBrain
+
+    with SessionBrain() as brain:
+        for line in ("START 15", "INFO rule 4", "INFO timeout_turn 300"):
+            brain.line(line)
+        assert brain.reply() == "OK"
+        brain.line("BOARD")
+        for x, y, color in rows_to_stones(rows):
+            brain.line(f"{x},{y},{1 if color == BLACK else 2}")
+        brain.line("DONE")
+        return brain.reply(timeout=10)
+
+
+def test_black_left_only_forbidden_points_plays_one_else_never() -> None:
+    """No manager lets a brain pass: with nothing but forbidden points left black must play one (and loses by the
+    rules, not by an error or silence); with one allowed point beside them it plays that one."""
+    board, grid = build(rows_to_stones(FULL_BUT_ONE))
+    assert sum(row.count(BLACK) for row in grid) == sum(row.count(WHITE) for row in grid)
+    assert referee.get_foul_type(grid, 3, 7) == 3 and board.is_forbidden(board.index(3, 7))
+    assert _renju_black_answer(FULL_BUT_ONE) == "3,7"
+    rows = list(FULL_BUT_ONE)
+    rows[14] = rows[14][:13] + ".."  # a black and a white stone taken off the corner: two points black may play
+    board, grid = build(rows_to_stones(rows))
+    assert not board.is_forbidden(board.index(13, 14)) and not board.is_forbidden(board.index(14, 14))
+    assert _renju_black_answer(rows) in ("13,14", "14,14")
