@@ -89,7 +89,6 @@ class PlaySession(GameSession):
         else:
             engine.new_game(options.width, options.height, options.rule)
         self.engine = engine
-        self.hint: Optional[Point] = None
         self.commands["level"] = self.cmd_level
 
     # --- running ---------------------------------------------------------------------------------------------------

@@ -125,8 +125,6 @@ class Connect4Session(GameSession):
         self.options = options
         self.engine_name = options.engine
         self.game = Connect4()
-        self.hint: Optional[int] = None
-        """The hinted column (0-based), shown as '?' where the stone would land."""
 
     # --- running ---------------------------------------------------------------------------------------------------
     def start(self) -> None:

@@ -189,6 +189,8 @@ class GameSession(TerminalSession):
         """The side the person plays."""
         self.show_thinking = show_thinking
         self.outcome: Optional[Outcome] = None
+        self.hint: Optional[object] = None
+        """Pentad's suggestion for the person, drawn on the board (a point, a column) until the position changes."""
         self.commands.update({
             "undo": self.cmd_undo, "hint": self.cmd_hint, "swap": self.cmd_swap, "new": self.cmd_new,
             "save": self.cmd_save, "load": self.cmd_load, "resign": self.cmd_resign, "thinking": self.cmd_thinking,
@@ -304,7 +306,7 @@ class GameSession(TerminalSession):
             return
         taken = self.take_back()
         self.outcome = None
-        self.forget_hint()
+        self.hint = None
         self.say("Took back " + " and ".join(reversed(taken)) + ".")
         self.draw()
 
@@ -314,7 +316,7 @@ class GameSession(TerminalSession):
             self.error(GAME_OVER)
             return
         self.human = opponent(self.human)
-        self.forget_hint()
+        self.hint = None
         self.say(f"You now play {self.side_label(self.human)}; {ENGINE_NAME} plays "
                  f"{self.side_label(opponent(self.human))}.")
         self.after_change()
@@ -323,7 +325,7 @@ class GameSession(TerminalSession):
         """A new game, the same sides (and board and rule)."""
         self.reset_game()
         self.outcome = None
-        self.forget_hint()
+        self.hint = None
         self.say(f"New game: you play {self.side_label(self.human)}.")
         self.after_change()
 
@@ -366,10 +368,6 @@ class GameSession(TerminalSession):
         """Toggle --show-thinking."""
         self.show_thinking = not self.show_thinking
         self.say(self.thinking_template.format("shown" if self.show_thinking else "hidden"))
-
-    def forget_hint(self) -> None:
-        """The position changed: the hint shown no longer applies."""
-        self.hint = None
 
 
 def run_session(args: object, options_from_args: Callable[[object], T],
