@@ -28,9 +28,10 @@ cdef class MoveGen:
     cdef int order_score(self, int cell, int side) noexcept
     @cython.locals(base=int, n=int, i=int, cell=int, row=int, w=int, bits="unsigned long long")
     cpdef int gen_all(self, int ply, int side) noexcept
+    cpdef int gen_fours(self, int ply, int side, int lowest) noexcept
     @cython.locals(base=int, own=int, wanted=int, n=int, found=int, k=int, cell=int, cls=int, row=int, w=int,
                    bits="unsigned long long")
-    cpdef int gen_fours(self, int ply, int side, int lowest) noexcept
+    cpdef int gen_classes(self, int ply, int side, int lowest, int highest) noexcept
     @cython.locals(base=int, n=int, d=int, off=int, j=int, cell=int, cls=int, i=int)
     cpdef int gen_fours_near(self, int ply, int side, int around) noexcept
     @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, last=int, caro=bint, reach=int)

@@ -106,15 +106,20 @@ class MoveGen:
     def gen_fours(self, ply: int, side: int, lowest: int) -> int:
         """Every legal cell where `side` makes a four of class `lowest` (P4_BLOCK4: any four) up to FLEX4, with
         ordering scores."""
+        return self.gen_classes(ply, side, lowest, P4_FLEX4)
+
+    def gen_classes(self, ply: int, side: int, lowest: int, highest: int) -> int:
+        """Every legal cell of `side`'s class `lowest` (at least P4_FLEX3: an open three) to `highest`, in board
+        order, with ordering scores."""
         board = self.board
         base = ply * MAX_MOVES
         own = 16 * (side - 1)
         wanted = 0
-        for k in range(lowest, P4_FLEX4 + 1):
+        for k in range(lowest, highest + 1):
             wanted += board.p4count[own + k]
         n = 0
         found = 0
-        # A four's cell has an own stone within two along its line: it is in the candidate set (board order).
+        # Such a cell has an own stone within two along its line: it is in the candidate set (board order).
         row = board.cand_words * board.move_count
         w = 0
         while found < wanted and w < board.cand_words:
@@ -123,7 +128,7 @@ class MoveGen:
                 cell = board.points[64 * w + _low_bit(bits)]
                 bits &= bits - 1
                 cls = cell_class(board, cell, side)
-                if lowest <= cls <= P4_FLEX4:
+                if lowest <= cls <= highest:
                     found += 1
                     if self.legal(cell, side):
                         self.moves[base + n] = cell

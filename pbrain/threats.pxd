@@ -57,7 +57,7 @@ cdef class ThreatSolver:
     cdef bint _known_win(self, int slot, int base, int n) noexcept
     @cython.locals(me=int, opp=int, attacker_fives=int, block=int, won=bint, base=int, n=int, i=int, move=int, counter=int)
     cdef bint _defend(self, int depth, int ply) noexcept
-    @cython.locals(base=int, n=int, i=int, cell=int, cls=int)
+    @cython.locals(n=int)
     cdef int _gen_threats(self, int ply, int me) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)
     cdef bint _second_five(self, int me, int move, int first) noexcept

@@ -359,20 +359,8 @@ class ThreatSolver:
 
     def _gen_threats(self, ply: int, me: int) -> int:
         """Attacker moves for VCT: fours first, then moves that make an open three (or better)."""
-        board = self.board
-        gen = self.gen
-        base = ply * MAX_MOVES
-        n = 0
-        for i in range(board.npoints):
-            cell = board.points[i]
-            if board.cells[cell] != EMPTY:
-                continue
-            cls = cell_class(board, cell, me)
-            if cls >= P4_FLEX3 and cls != P4_FIVE and gen.legal(cell, me):
-                gen.moves[base + n] = cell
-                gen.scores[base + n] = gen.order_score(cell, me)
-                n += 1
-        gen.sort(ply, n)
+        n = self.gen.gen_classes(ply, me, P4_FLEX3, P4_FLEX4)
+        self.gen.sort(ply, n)
         return n
 
     def _second_five(self, me: int, move: int, first: int) -> bool:
