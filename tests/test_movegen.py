@@ -113,14 +113,16 @@ def test_any_five_point_is_the_first_five_point_in_board_order(rule: Rule) -> No
 
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU, Rule.CARO])
 def test_class_range_generation_finds_every_playable_cell_of_the_range_in_board_order(rule: Rule) -> None:
-    ranges = [(Pattern4.FLEX3, Pattern4.FLEX4), (Pattern4.BLOCK4, Pattern4.FLEX4), (Pattern4.BLOCK4_PLUS, Pattern4.FLEX4)]
+    ranges = [(Pattern4.FLEX3, Pattern4.FLEX4), (Pattern4.BLOCK4, Pattern4.FLEX4),
+              (Pattern4.BLOCK4_PLUS, Pattern4.FLEX4)]
     found = 0
     for board in positions(rule, 60, 47 + int(rule)):
         gen = MoveGen(board, 1)
         for side in (BLACK, WHITE):
+            forbidden = rule == Rule.RENJU and side == BLACK
             for low, high in ranges:
                 expected = [c for c in board.playable if board.stone(c) == 0 and low <= board.pattern4(c, side) <= high
-                            and not (rule == Rule.RENJU and side == BLACK and board.is_forbidden(c))]
+                            and not (forbidden and board.is_forbidden(c))]
                 n = gen.gen_classes(0, side, low, high)
                 assert [gen.moves[i] for i in range(n)] == expected, (board.history(), side, low, high)
                 found += n
