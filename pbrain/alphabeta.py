@@ -238,8 +238,8 @@ class AlphaBeta(RootThreats):
                 return -(WIN - (ply + 4))
         else:
             n = gen.gen_all(ply, me)
-            if n == 0:
-                return 0
+            if n == 0:  # no legal cell near the stones: renju black left only forbidden points must play one
+                return 0 if gen.has_legal_point(me) else -(WIN - (ply + 2))
         self._order(ply, n, me, tt_move)
         move_limit = MAX_MOVES
         if ply > 0:

@@ -59,12 +59,15 @@ class GomokuGame:
         self.board.unmake()
 
     def result(self) -> Optional[int]:
-        """None while the game goes on, 0 for a full board, else the colour that made five."""
+        """None while the game goes on, 0 for a full board, else the colour that made five, or white when renju
+        black may play nowhere (it must play a forbidden point and loses)."""
         board = self.board
         if board.move_count > 0 and board.fives[board.move_count - 1] != 0:
             return 3 - board.side
         if board.move_count >= board.width * board.height:
             return 0
+        if board.renju and board.side == 1 and not self.gen.has_legal_point(1):
+            return 2
         return None
 
     def legal_moves(self) -> list:

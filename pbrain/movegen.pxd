@@ -50,6 +50,8 @@ cdef class MoveGen:
     @cython.locals(i=int, c=int, count=int)
     cpdef int any_five_point(self, int side) noexcept
     @cython.locals(i=int, c=int)
+    cpdef bint has_legal_point(self, int side) noexcept
+    @cython.locals(i=int, c=int)
     cpdef int legal_point_of_class(self, int side, int cls) noexcept
     @cython.locals(base=int, best=int, j=int, move=int, score=int, best_score=int)
     cdef void pick(self, int ply, int i, int n) noexcept

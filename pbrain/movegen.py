@@ -327,6 +327,15 @@ class MoveGen:
                 return c
         return -1
 
+    def has_legal_point(self, side: int) -> bool:
+        """May `side` play some empty cell anywhere on the board? (Renju black left only forbidden points may not.)"""
+        board = self.board
+        for i in range(board.npoints):
+            c = board.points[i]
+            if board.cells[c] == EMPTY and self.legal(c, side):
+                return True
+        return False
+
     def legal_point_of_class(self, side: int, cls: int) -> int:
         """Some empty cell of class `cls` (a Pattern4) that `side` may play, or -1."""
         board = self.board

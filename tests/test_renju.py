@@ -211,3 +211,22 @@ def test_black_left_only_forbidden_points_plays_one_else_never() -> None:
     board, grid = build(rows_to_stones(rows))
     assert not board.is_forbidden(board.index(13, 14)) and not board.is_forbidden(board.index(14, 14))
     assert _renju_black_answer(rows) in ("13,14", "14,14")
+
+
+@pytest.mark.parametrize("search", ["alphabeta", "mcts"])
+def test_leaving_black_only_forbidden_points_is_a_win_for_white(search: str) -> None:
+    """Black left with nothing but forbidden points must play one and loses: both searches score such a node as
+    black's loss, so white takes the last allowed point (seen in a game against Rapfi: white left black the
+    overline point, and Pentad, as black, had counted the line a draw; the tree search crashed on such a node)."""
+    from pbrain import params
+    from pbrain.engine import Engine, Limits
+
+    rows = list(FULL_BUT_ONE)
+    rows[0] = "." + rows[0][1:]  # a white stone taken off the corner: white to move, two points left
+    engine = Engine(15, 15, Rule.RENJU)
+    engine.set_search_kind(search)
+    engine.set_position(rows_to_stones(rows), WHITE)
+    assert engine.is_forbidden(3, 7) and not engine.is_forbidden(0, 0)
+    result = engine.think(Limits(max_depth=4) if search == "alphabeta" else Limits(max_nodes=200))
+    assert result.move == (0, 0)
+    assert result.score >= params.WIN_THRESHOLD
