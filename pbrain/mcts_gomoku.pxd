@@ -1,7 +1,7 @@
 # C view of pbrain/mcts_gomoku.py
 cimport cython
 from libc.math cimport exp
-from pbrain.board cimport Board, EMPTY, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX4, P4_MASK, cell_class
+from pbrain.board cimport Board, BLACK, EMPTY, WHITE, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX4, P4_MASK, cell_class
 from pbrain.evaluation cimport evaluate
 from pbrain.movegen cimport MoveGen
 

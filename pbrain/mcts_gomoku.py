@@ -25,8 +25,8 @@ from pbrain.movegen import MoveGen
 if not cython.compiled:
     from math import exp  # noqa: F401  (mcts_gomoku.pxd takes it from libc when compiled)
 
-    from pbrain.board import (EMPTY, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX4, P4_MASK,  # noqa: F401
-                              cell_class)
+    from pbrain.board import (BLACK, EMPTY, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX4, P4_MASK,  # noqa: F401
+                              WHITE, cell_class)
 
 COMPILED = cython.compiled
 PRIOR_TEMPERATURE = 120.0
@@ -66,8 +66,8 @@ class GomokuGame:
             return 3 - board.side
         if board.move_count >= board.width * board.height:
             return 0
-        if board.renju and board.side == 1 and not self.gen.has_legal_point(1):
-            return 2
+        if board.renju and board.side == BLACK and not self.gen.has_legal_point(BLACK):
+            return WHITE
         return None
 
     def legal_moves(self) -> list:
