@@ -187,6 +187,7 @@ class PlaySession(GameSession):
             return f"level {self.level.number} ({self.level.name}) picks by shape: no search, no eval"
         if result.reason == "defend":
             text = "forced: the only defence"
+            text += f", eval {format_eval(result.score)}, depth {result.depth}" if result.depth else ""
         elif result.reason == "win":
             text = "five"
         elif result.reason.startswith("mcts"):

@@ -106,7 +106,9 @@ class Searcher(AlphaBeta):
         instant = self._instant_answer()
         if instant >= 0:
             if self.last_reason == "defend" and ponder:
-                self._ponder_after(instant, max_depth - 1)
+                ponder_depth, ponder_score, ponder_pv = self._ponder_after(instant, max_depth - 1)
+                if ponder_depth > 0:  # the block's line as far as the ponder saw it
+                    return instant, ponder_score, ponder_depth, self.nodes, ponder_pv
             return instant, self.instant_score, 0, self.nodes, [instant]
         proven = self._threat_phase(max_depth, soft_s, hard_ms, converting)
         if proven is not None:
@@ -177,7 +179,11 @@ class Searcher(AlphaBeta):
                 # (a loss is searched on: the defender's moves were reduced and pruned, deeper may find a defence)
                 if self.root_count == 1:
                     if ponder:
-                        self._ponder_after(best_move, max_depth - 1)
+                        ponder_depth, ponder_score, ponder_pv = self._ponder_after(best_move, max_depth - 1)
+                        if ponder_depth > done_depth:
+                            best_score = ponder_score
+                            done_depth = ponder_depth
+                            best_pv = ponder_pv
                     break  # one move holds: there is nothing to choose
                 now = time.perf_counter()
                 elapsed_ms = (now - self.started) * 1000.0
@@ -250,12 +256,14 @@ class Searcher(AlphaBeta):
             self.root_count += 1
         return -1
 
-    def _ponder_after(self, move: int, max_depth: int) -> None:
+    def _ponder_after(self, move: int, max_depth: int) -> tuple:
         """The move is forced and the turn's time (a turn limit, no game clock to save) would go unused: search
-        the position after it, from the opponent's side, until PONDER_SHARE of the hard time, so the next think
-        finds its transposition table filled. Nothing else is kept; a stop ends it at once."""
+        the position after it, from the opponent's side, until PONDER_SHARE of the hard time (or a mate score), so
+        the next think finds its transposition table filled; a stop ends it at once. Returns the deepest completed
+        iteration as the forced move's own line: (depth counting the move, score for the side to move, pv starting
+        with the move), or (0, 0, [move]) when none completed."""
         if max_depth < 1:
-            return
+            return 0, 0, [move]
         board = self.board
         hard_s = self.hard_s
         self.hard_s = hard_s * self.ponder_share
@@ -264,15 +272,29 @@ class Searcher(AlphaBeta):
         root_count = self.root_count
         self.root_count = 0
         depth = 0
+        done_depth = 0
+        score = 0
+        pv = [move]
         while depth < max_depth and not self.aborted:
             depth += 1
             self.root_depth = depth
-            if abs(self._pvs(-INF, INF, depth * ONE_PLY, 0)) >= WIN_THRESHOLD:
+            result = self._pvs(-INF, INF, depth * ONE_PLY, 0)
+            if self.aborted:
+                break
+            done_depth = depth + 1
+            score = -result  # one ply further from a mate than the opponent's score counts
+            if result >= WIN_THRESHOLD:
+                score += 1
+            elif result <= -WIN_THRESHOLD:
+                score -= 1
+            pv = [move] + [self.pv[i] for i in range(self.pv_len[0])]
+            if abs(result) >= WIN_THRESHOLD:
                 break
         board.unmake()
         self.root_count = root_count  # the think's own root moves again (the caller may still read them)
         self.hard_s = hard_s
         self.aborted = False
+        return done_depth, score, pv
 
     def _replace_if_refuted(self, move: int, score: int, done_depth: int) -> tuple:
         """The deep probe of the chosen `move` under a threat (until VERIFY_SHARE of the hard time). None when it

@@ -98,7 +98,29 @@ def test_a_timed_think_keeps_its_one_defence(item: dict) -> None:
     engine = engine_of(item)
     result = engine.think(Limits(turn_ms=300))
     assert list(result.move) in [list(d) for d in item["defences"]], f"{result.move} loses"
-    assert engine._searcher.root_count == 1 and result.depth == 1
+    assert engine._searcher.root_count == 1
+    # the answer carries the ponder's line after the move: deeper than the one iteration that left it alone
+    assert result.depth >= 2 and result.pv[0] == result.move
+
+
+def test_a_forced_block_reports_the_line_its_ponder_searched() -> None:
+    # Black's four (7,7)-(7,10) is blocked at (7,6): white's only move is (7,11). The rest of the turn searches the
+    # position after it; the answer is that search's line (it was reported as depth 0, eval 0).
+    engine = engine_with([(7, 7), (7, 6), (7, 8), (3, 3), (7, 9), (4, 9), (7, 10)])
+    result = engine.think(Limits(turn_ms=300))
+    assert result.move == (7, 11) and result.reason == "defend"
+    assert result.depth >= 2 and len(result.pv) >= 2 and result.pv[0] == (7, 11)
+
+
+def test_a_forced_block_that_still_loses_reports_the_mate() -> None:
+    # White must block black's four at (7,11); black's open three (3..5,11) then makes an open four: a loss in four
+    # plies from white's side (the block, the open four, any answer, the five).
+    black = [(7, 7), (7, 8), (7, 9), (7, 10), (3, 11), (4, 11), (5, 11)]
+    white = [(7, 6), (0, 0), (14, 14), (0, 14), (14, 0), (13, 0)]
+    engine = engine_with([move for pair in zip(black, white + [None]) for move in pair if move is not None])
+    result = engine.think(Limits(turn_ms=300))
+    assert result.move == (7, 11) and result.reason == "defend"
+    assert result.score == -(params.WIN - 4) and result.depth == 2
 
 
 @pytest.mark.parametrize("item", VCT, ids=[p["id"] for p in VCT])
