@@ -179,14 +179,15 @@ class Eval:
 
 def evaluate(engine: Engine, limits: Limits, stop: Optional[StopFlag] = None,
              forced_left: int = MAX_FORCED_CHAIN) -> Eval:
-    """Search the position for the side to move. When the engine answers with a forced block ('defend': it does
-    not search those, the score means nothing), the block is played and the position after it is scored
-    instead, so the score is that of the line the game must take."""
+    """Search the position for the side to move. When the engine answers with a forced block ('defend') that
+    comes without the line after it (depth 0: no time was left over to search on, or no turn limit), the block
+    is played and the position after it is scored instead, so the score is that of the line the game must take."""
     result = engine.think(limits, stop=stop)
     if result.move is None:
         return Eval(None, 0, [], result.depth, result.reason)
     pv = list(result.pv) or [result.move]
-    if result.reason != "defend" or is_proven(result.score) or forced_left <= 0 or (stop and stop.is_set()):
+    if result.reason != "defend" or result.depth > 0 or is_proven(result.score) or forced_left <= 0 or \
+            (stop and stop.is_set()):
         return Eval(result.move, result.score, pv, result.depth, result.reason)
     engine.play(*result.move)
     try:
@@ -257,7 +258,8 @@ def analyze_position(engine: Engine, nbest: int = DEFAULT_NBEST, limits: Optiona
     ranked = analysis.n_best(engine, nbest, limits, stop)
     for item in ranked:
         line = Line(item.move, item.score, list(item.pv), item.result.depth, item.result.reason)
-        if item.result.reason == "defend" and not is_proven(item.score):  # a forced block: score the line after it
+        if item.result.reason == "defend" and item.result.depth == 0 and not is_proven(item.score):
+            # a forced block answered without the line after it: score that line
             share_ms = max(1, (limits.turn_ms or DEPTH_ONLY_TURN_MS) // (2 * nbest))
             forced = evaluate(engine, Limits(turn_ms=share_ms, max_depth=limits.max_depth), stop)
             line = Line(item.move, forced.score, forced.pv, forced.depth, "defend")

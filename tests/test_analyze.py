@@ -75,6 +75,26 @@ def name(point: Point) -> str:
     return records.format_point(point, 15)
 
 
+def test_a_forced_block_is_scored_by_the_line_the_engine_searched_after_it() -> None:
+    # White to move must block black's four at l8. Under a turn limit the engine spends the rest of the turn on the
+    # position after the block and answers with that line: the evaluation takes it as it is, in one think (it used
+    # to play the block and think a second time).
+    engine = Engine(15, 15, Rule.FREESTYLE, memory_bytes=64 << 20)
+    for point in records.parse_moves(BLACK_FOUR, 15, 15) + [(0, 0)]:
+        engine.play(*point)
+    thinks: List[object] = []
+    original = engine.think
+
+    def counted(*args: object, **kwargs: object) -> object:
+        thinks.append(args)
+        return original(*args, **kwargs)
+
+    engine.think = counted  # type: ignore[method-assign]
+    result = analyze.evaluate(engine, Limits(turn_ms=300))
+    assert result.pv[0] == records.parse_moves("l8", 15, 15)[0] and result.depth >= 2 and len(result.pv) >= 2
+    assert len(thinks) == 1
+
+
 # ---------------------------------------------------------------- position
 
 def test_position_api_gives_distinct_moves_with_evals_and_lines(engine: Engine) -> None:
