@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from pbrain import analysis, games, params, records
 from pbrain.board import DIRECTIONS, Board, BoardError
-from pbrain.engine import Engine, Limits, Point, StopFlag
+from pbrain.engine import Engine, Limits, Point, SearchResult, StopFlag
 from pbrain.patterns import Pattern, Pattern4
 from pbrain.games import format_eval
 from pbrain.rules import BLACK, WHITE, Rule, opponent
@@ -56,6 +56,12 @@ def color_name(color: int) -> str:
 def is_proven(score: int) -> bool:
     """True for a forced win or loss (params.WIN minus the plies to the five)."""
     return abs(score) >= params.WIN_THRESHOLD
+
+
+def forced_without_line(result: SearchResult) -> bool:
+    """A forced block answered without the line after it (depth 0: no turn was left to search on) and not
+    already proven: its score says nothing until that line is searched."""
+    return result.reason == "defend" and result.depth == 0 and not is_proven(result.score)
 
 
 def capped(score: int) -> int:
@@ -186,8 +192,7 @@ def evaluate(engine: Engine, limits: Limits, stop: Optional[StopFlag] = None,
     if result.move is None:
         return Eval(None, 0, [], result.depth, result.reason)
     pv = list(result.pv) or [result.move]
-    if result.reason != "defend" or result.depth > 0 or is_proven(result.score) or forced_left <= 0 or \
-            (stop and stop.is_set()):
+    if not forced_without_line(result) or forced_left <= 0 or (stop and stop.is_set()):
         return Eval(result.move, result.score, pv, result.depth, result.reason)
     engine.play(*result.move)
     try:
@@ -258,8 +263,7 @@ def analyze_position(engine: Engine, nbest: int = DEFAULT_NBEST, limits: Optiona
     ranked = analysis.n_best(engine, nbest, limits, stop)
     for item in ranked:
         line = Line(item.move, item.score, list(item.pv), item.result.depth, item.result.reason)
-        if item.result.reason == "defend" and item.result.depth == 0 and not is_proven(item.score):
-            # a forced block answered without the line after it: score that line
+        if forced_without_line(item.result):  # score the line after the block
             share_ms = max(1, (limits.turn_ms or DEPTH_ONLY_TURN_MS) // (2 * nbest))
             forced = evaluate(engine, Limits(turn_ms=share_ms, max_depth=limits.max_depth), stop)
             line = Line(item.move, forced.score, forced.pv, forced.depth, "defend")
