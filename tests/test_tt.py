@@ -1,7 +1,12 @@
 """The transposition table: two-entry buckets, replacement by depth and age, mate scores relative to the node."""
 from __future__ import annotations
 
-from pbrain.tt import TranspositionTable
+import os
+import sys
+
+import pytest
+
+from pbrain.tt import TranspositionTable, zeroed_pages
 
 TABLE_BYTES = 1 << 16
 BOUND_LOWER, BOUND_UPPER, BOUND_EXACT = 1, 2, 3  # tt.py's bounds (compiled, they are C constants)
@@ -99,3 +104,24 @@ def test_a_game_sized_table_starts_empty_and_keeps_entries_at_both_ends() -> Non
     table.store(last + 1, 4, -11, 12, BOUND_UPPER, 0)
     assert table.probe(first, 0) and (table.move, table.score) == (3, 11)
     assert table.probe(last + 1, 0) and (table.move, table.score, table.depth) == (4, -11, 12)
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_zeroed_pages_are_zero_and_writable_end_to_end() -> None:
+    pages = zeroed_pages(3 << 20)
+    assert len(pages) == 3 << 20 and pages[:4096] == bytes(4096) and pages[-4096:] == bytes(4096)
+    pages[0] = pages[-1] = 255
+    assert (pages[0], pages[-1], pages[1]) == (255, 255, 0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident size read from /proc")
+def test_a_table_is_resident_before_any_search() -> None:
+    # Its pages are faulted in when it is made, so that no probe in a search waits on the kernel for one.
+    before = _resident_bytes()
+    table = TranspositionTable(32 << 20)
+    assert _resident_bytes() - before >= 30 << 20
+    assert not table.probe(12345, 0)
