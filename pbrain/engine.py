@@ -14,6 +14,7 @@ from pbrain import levels, mcts_player, params, timeman
 from pbrain.board import Board, BoardError
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.search import Searcher
+from pbrain.tt import entries_for
 
 Point = Tuple[int, int]
 DEFAULT_MEMORY_BYTES = 350 * 1024 * 1024
@@ -238,7 +239,7 @@ class Engine:
         """The memory the whole process may use (INFO max_memory; 0 means no limit). Resizes the hash table."""
         if memory_bytes != self.memory_bytes:
             self.memory_bytes = memory_bytes
-            self._searcher = None
+            self._fit_table()
 
     def clear_hash(self) -> None:
         """Forget everything learnt in earlier searches."""
@@ -250,7 +251,24 @@ class Engine:
         from the memory limit. The memory limit still caps it."""
         if hash_bytes != self.hash_bytes:
             self.hash_bytes = hash_bytes
+            self._fit_table()
+
+    def _fit_table(self) -> None:
+        """Drop the searcher when its table is not the size the memory settings now give (the next prepare or think
+        makes a new one); a table of the right size is kept, with what it learnt."""
+        if self._searcher is not None and self._searcher.tt.size != entries_for(self.tt_bytes()):
             self._searcher = None
+
+    def prepare(self) -> None:
+        """Make the search's tables now rather than at the first think: a game-sized hash table takes tens to
+        hundreds of milliseconds to make resident (tt.zeroed_pages), which the brain spends at START, outside any
+        turn."""
+        self._bound_searcher()
+
+    @property
+    def tables_ready(self) -> bool:
+        """Whether the search's tables are made (by prepare, or by a think)."""
+        return self._searcher is not None
 
     def tt_bytes(self) -> int:
         """Bytes the transposition table may take: the requested hash size, or a share of the memory limit, never

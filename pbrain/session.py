@@ -198,6 +198,7 @@ class Session:
                 self.engine.set_search_kind(self.settings.search)
             else:
                 self.engine.new_game(width, height, self.settings.rule)
+            self.engine.prepare()  # START is outside the turn's time: the hash table is made now, not in move 1
         except BoardError:
             raise ProtocolError(f"unsupported board size {width}x{height} "
                                 f"(Pentad plays {MIN_SIZE}..{MAX_SIZE})") from None

@@ -239,6 +239,25 @@ def test_memory_setting_reaches_the_engine_and_tiny_values_are_reported() -> Non
         assert brain.session.engine.memory_bytes == 1048576
 
 
+def test_start_makes_the_hash_table_and_a_same_sized_memory_limit_keeps_it() -> None:
+    # The table is made at START, outside any turn; c-gomoku-cli and the Gomocup judge then send INFO max_memory
+    # (350 MB gives the same 128 MB table as no limit), which must not throw it away for the first move to remake.
+    with SessionBrain() as brain:
+        started(brain)
+        engine = brain.session.engine
+        assert engine.tables_ready
+        table = engine.searcher.tt
+        brain.line("INFO max_memory 367001600")
+        brain.line("ABOUT")
+        brain.reply()
+        assert engine.searcher.tt is table
+        brain.line("INFO max_memory 67108864")
+        brain.line("ABOUT")
+        brain.reply()
+        assert not engine.tables_ready
+        assert engine.searcher.tt.size < table.size  # a 64 MB limit leaves room for a smaller one
+
+
 def test_start_up_time_is_charged_to_the_first_move() -> None:
     """The Gomocup judge starts the first move's clock when it launches the brain."""
     engine = slow(seconds=0)
