@@ -80,6 +80,7 @@ def setup(game: records.Game, rule: Optional[Rule] = None, engine: Optional[Engi
         if engine is None:
             engine = Engine(game.width, game.height, Rule(game.rule) if rule is None else rule)
         games.replay(engine, game, rule)
+        engine.prepare()  # the hash table is made now, not out of the first position's turn
     except (BoardError, records.RecordError) as error:
         raise AnalyzeError(str(error)) from None
     return engine

@@ -88,6 +88,7 @@ class PlaySession(GameSession):
             engine = Engine(options.width, options.height, options.rule)
         else:
             engine.new_game(options.width, options.height, options.rule)
+        engine.prepare()  # the hash table is made now, not out of the engine's first turn
         self.engine = engine
         self.commands["level"] = self.cmd_level
 
