@@ -136,12 +136,11 @@ class Engine:
         return self._board.side
 
     def new_game(self, width: int, height: int = 0, rule: Optional[Rule] = None) -> None:
-        """An empty width x height board (height defaults to width), keeping the rule unless one is given;
-        raises BoardError for an unsupported size."""
-        changed = rule is not None and rule is not self.rule
+        """An empty width x height board (height defaults to width), keeping the rule unless one is given, and
+        nothing learnt in earlier games (so a game plays the same in a fresh process or after others, and no entry
+        of another board size or rule is read); raises BoardError for an unsupported size."""
         self._board = Board(width, height or width, int(self.rule if rule is None else rule))
-        if changed:
-            self.clear_hash()
+        self.clear_hash()
 
     def set_rule(self, rule: Rule) -> None:
         """Change the rule, keeping the stones and the side to move, and forget what earlier searches learnt

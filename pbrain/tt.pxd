@@ -15,6 +15,7 @@ cdef enum:
 cdef class TranspositionTable:
     cdef readonly long size
     cdef unsigned long long[::1] entries
+    cdef object pages
     cdef public int move, score, depth, bound
     cdef readonly int age
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from pbrain.tt import TranspositionTable, zeroed_pages
+from pbrain.tt import TranspositionTable, zero_in_place, zeroed_pages
 
 TABLE_BYTES = 1 << 16
 BOUND_LOWER, BOUND_UPPER, BOUND_EXACT = 1, 2, 3  # tt.py's bounds (compiled, they are C constants)
@@ -93,6 +93,25 @@ def test_clear_forgets_everything() -> None:
     table.store(5, 1, 0, 3, BOUND_EXACT, 0)
     table.clear()
     assert not table.probe(5, 0)
+
+
+def test_clear_forgets_the_whole_table_in_place() -> None:
+    # Cleared again (a new game), the table is zeroed where it is: entries at both ends and in between are gone.
+    table = TranspositionTable(4 << 20)
+    keys = [table.size, table.size + 1, table.size // 2, 2 * table.size - 1]
+    for key in keys:
+        table.store(key, 3, 11, 8, BOUND_LOWER, 0)
+    table.new_search()
+    table.clear()
+    assert table.age == 0 and not any(table.probe(key, 0) for key in keys)
+
+
+def test_zero_in_place_covers_sizes_that_are_not_whole_chunks() -> None:
+    for size in (4096, 3 << 20):
+        pages = zeroed_pages(size)
+        pages[0] = pages[size // 2] = pages[-1] = 7
+        zero_in_place(pages)
+        assert len(pages) == size and pages[:] == bytes(size)
 
 
 def test_a_game_sized_table_starts_empty_and_keeps_entries_at_both_ends() -> None:
