@@ -248,7 +248,6 @@ def test_a_rule_change_forgets_what_the_search_learnt() -> None:
     assert (after_change.nodes, after_change.move, after_change.score) == (fresh.nodes, fresh.move, fresh.score)
 
 
-
 def test_a_new_game_plays_as_in_a_fresh_process() -> None:
     """START / RESTART forget what earlier games' searches learnt: the same position searched again after a new game
     is the search a fresh engine makes (with the table kept it would be answered from the first game's entries)."""
@@ -261,6 +260,7 @@ def test_a_new_game_plays_as_in_a_fresh_process() -> None:
     again = engine.think(Limits(max_depth=6))
     fresh = engine_with(moves).think(Limits(max_depth=6))
     assert (again.nodes, again.move, again.score) == (fresh.nodes, fresh.move, fresh.score)
+
 
 TWO_DOUBLE_THREES_WHITE = [(2, 4), (3, 4), (4, 2), (4, 3), (8, 10), (9, 10), (10, 8), (10, 9)]
 """Two open twos crossing at (4,4) and two more at (10,10): white makes a double open three at either."""
