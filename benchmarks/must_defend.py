@@ -17,7 +17,7 @@ nodes missed the win. Pentad keeps the win when the judge, after Pentad's move, 
     .venv/bin/python benchmarks/must_defend.py --suite benchmarks/data/forced_wins.json --nodes 1000000 \
         --judge /path/to/pbrain-rapfi --cache /tmp/judged.json
 
-    .venv/bin/python benchmarks/must_defend.py --judge /path/to/pbrain-rapfi --time 1.0 --judge-ms 5000
+    .venv/bin/python benchmarks/must_defend.py --judge /path/to/pbrain-rapfi --time 1.0 --judge-ms 5000 [--threads 2]
 
 Run it alone on the machine: both programs are timed by the wall clock. With `--nodes N` Pentad searches N nodes a
 position instead (the same move on any machine, under any load: a screen for search changes), and `--cache FILE`
@@ -52,6 +52,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--judge-ms", type=int, default=5000,
                         help="the judge's turn in milliseconds (at 2000 Rapfi misses some 20-45-ply wins)")
     parser.add_argument("--suite", type=Path, default=SUITE)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="Pentad's processes (INFO thread_num): the main search and helpers (pbrain/smp.py)")
     args = parser.parse_args(argv)
     positions = json.loads(args.suite.read_text())
     cache: Dict[str, Optional[str]] = {}
@@ -66,6 +68,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         for k, position in enumerate(positions):
             engine = Engine(position["size"], rule=Rule[position["rule"]])
+            engine.set_threads(args.threads)
             for x, y in position["moves"]:
                 engine.play(x, y)
             started = time.perf_counter()
@@ -100,6 +103,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if judge is not None:
             judge.close()
     budget = f"{args.nodes:,} nodes" if args.nodes > 0 else f"{args.time:g} s"
+    if args.threads > 1:
+        budget += f" ({args.threads} processes)"
     if counted or not wins:
         print(f"held {held} of {counted} at {budget} a move (judge {args.judge_ms} ms; "
               f"{len(positions) - counted - wins} positions with no holding move left out)")

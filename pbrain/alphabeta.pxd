@@ -26,6 +26,7 @@ cdef class AlphaBeta(RootThreats):
     cdef int[::1] pv_len
     cdef public int qnodes, qfours, qwidth, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int sorted_prefix
+    cdef public int helper
     cdef public double ponder_share
     cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
     cdef int[::1] evals

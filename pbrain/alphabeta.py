@@ -52,11 +52,13 @@ class AlphaBeta(RootThreats):
     """The main search's tree walk on one board: owns the transposition table, the killers, history, PV and the
     pruning parameters; the move buffers, the threat solver, the limits and the root threat analysis come from
     RootThreats. The tree-walk methods are final: compiled, they call each other directly, not through the class's
-    method table."""
+    method table. `helper` is 0 for the main search and k >= 1 in the k-th helper process of smp.py (which searches
+    its own schedule of depths, search.Searcher.think)."""
 
-    def __init__(self, board: Board, tt_bytes: int) -> None:
+    def __init__(self, board: Board, tt_bytes: int, shared_table: bool = False) -> None:
         RootThreats.__init__(self, board)
-        self.tt = TranspositionTable(tt_bytes)
+        self.tt = TranspositionTable(tt_bytes, shared_table)
+        self.helper = 0
         self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
         self.excluded = array("i", [0]) * MAX_MOVES
         self.excluded_count = 0

@@ -1,4 +1,5 @@
-"""Engine facade: a game position, a searcher, and `think` under limits. No I/O and no threads in here.
+"""Engine facade: a game position, a searcher, and `think` under limits. No I/O and no threads in here (only, with
+more than one thread asked for, the helper processes of smp.py for the length of a think).
 
 The protocol layer (and the CLI, and tests) drive Pentad only through this module. Coordinates are (x, y) with
 0 <= x < width, 0 <= y < height; colours are rules.BLACK / rules.WHITE.
@@ -10,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from pbrain import levels, mcts_player, params, timeman
+from pbrain import levels, mcts_player, params, smp, timeman
 from pbrain.board import Board, BoardError
 from pbrain.rules import BLACK, WHITE, Rule
 from pbrain.search import Searcher
@@ -104,6 +105,7 @@ class Engine:
                  memory_bytes: int = DEFAULT_MEMORY_BYTES) -> None:
         self.memory_bytes = memory_bytes
         self.hash_bytes = 0
+        self.threads = 1
         self._board = Board(width, height or width, int(rule))
         self._searcher: Optional[Searcher] = None
         self._strength = levels.FULL_STRENGTH
@@ -252,10 +254,24 @@ class Engine:
             self.hash_bytes = hash_bytes
             self._fit_table()
 
+    def set_threads(self, threads: int) -> None:
+        """Search with `threads` processes from now on (INFO thread_num; 0 counts as 1): the main search and
+        threads - 1 helpers sharing its hash table (smp.py; where os.fork is missing, the main search alone). Thinks
+        bounded by nodes (reproducible ones) and multi-PV thinks always search alone."""
+        threads = max(1, threads)
+        if threads != self.threads:
+            self.threads = threads
+            self._fit_table()
+
+    def _shared_table(self) -> bool:
+        """Must the hash table be shared with helper processes?"""
+        return self.threads > 1 and smp.available()
+
     def _fit_table(self) -> None:
-        """Drop the searcher when its table is not the size the memory settings now give (the next prepare or think
-        makes a new one); a table of the right size is kept, with what it learnt."""
-        if self._searcher is not None and self._searcher.tt.size != entries_for(self.tt_bytes()):
+        """Drop the searcher when its table is not the size the memory settings now give, or not shared as the
+        thread count asks (the next prepare or think makes a new one); a fitting table is kept, with what it learnt."""
+        if self._searcher is not None and (self._searcher.tt.size != entries_for(self.tt_bytes()) or
+                                           self._searcher.tt.shared != self._shared_table()):
             self._searcher = None
 
     def prepare(self) -> None:
@@ -285,7 +301,7 @@ class Engine:
 
     def _bound_searcher(self) -> Searcher:
         if self._searcher is None:
-            self._searcher = Searcher(self._board, self.tt_bytes())
+            self._searcher = Searcher(self._board, self.tt_bytes(), self._shared_table())
         elif self._searcher.board is not self._board:
             self._searcher.rebind(self._board)
         return self._searcher
@@ -332,9 +348,16 @@ class Engine:
         spent_ms = (time.perf_counter() - started) * 1000  # set-up time counts against this move too
         soft_ms = max(0.0, budget.soft_ms - spent_ms)
         hard_ms = 0.0 if budget.instant else max(1.0, budget.hard_ms - spent_ms)
+        helpers = self.threads - 1 if max_nodes == 0 and not exclude and not budget.instant else 0
+
+        def helper_think(k: int) -> None:  # in a helper process (smp.py): search, and only fill the shared table
+            searcher.helper = k
+            searcher.think(max_depth, 0, soft_ms, hard_ms, None, None)
+
         searcher.exclude_root_moves([board.index(x, y) for x, y in exclude])
         try:
-            cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, soft_ms, hard_ms, stop, report)
+            with smp.Helpers(helpers, helper_think):
+                cell, score, depth, nodes, pv = searcher.think(max_depth, max_nodes, soft_ms, hard_ms, stop, report)
         finally:
             searcher.exclude_root_moves([])
         elapsed = int((time.perf_counter() - started) * 1000)

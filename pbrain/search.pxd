@@ -22,4 +22,6 @@ cdef class Searcher(AlphaBeta):
     cdef tuple _ponder_after(self, int move, int max_depth)
     @cython.locals(depth=int, result=int)
     cdef tuple _replace_if_refuted(self, int move, int score, int done_depth)
+    @cython.locals(i=int)
+    cdef bint _skipped(self, int depth)
     cdef double _growth(self, double iteration_ms, double last_iteration_ms)

@@ -23,6 +23,11 @@ if not cython.compiled:
     from pbrain.rootthreats import CHECK_EVERY, WIN  # noqa: F401
 
 COMPILED = cython.compiled
+SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
+"""Lazy SMP's depth schedules (Stockfish 10's): helper k skips an iteration's depth d when
+((d + moves on the board + SKIP_PHASE[i]) // SKIP_SIZE[i]) is odd, i = (k - 1) % 20, so that the helpers are mostly
+an iteration or two ahead of the main search and of each other, filling the shared table with deeper results."""
 PONDER_MAX_MS = 600_000.0
 """No pondering after a forced move when the hard time is this long (an untimed think: node or depth limits)."""
 NO_NODE_LIMIT = 1 << 62
@@ -67,7 +72,8 @@ class Searcher(AlphaBeta):
         search already sees lost is not probed: the iterations go on at once, a mate score found with reductions
         and pruning being no proof). A node limit is shared out as the hard time is (the same marks and probe
         slices), so a think at a node limit plays as one at a clock. An aborted iteration still counts when a root
-        move completed in it. Calls
+        move completed in it. A helper (`helper` k >= 1, smp.py) skips the depths of its schedule (SKIP_SIZE), never
+        the first or `max_depth`. Calls
         on_iteration(depth, score, nodes, pv) after each completed iteration. Returns (best cell or -1, score,
         completed depth, nodes, pv cells)."""
         self.stop = stop
@@ -142,6 +148,8 @@ class Searcher(AlphaBeta):
         while True:  # a second round only after the final move's probe under a threat
             while depth < max_depth:
                 depth += 1
+                while self.helper > 0 and 1 < depth < max_depth and self._skipped(depth):
+                    depth += 1
                 self.root_depth = depth
                 self.pv_len[0] = 0
                 score = self._search_root(depth, best_score)
@@ -315,6 +323,11 @@ class Searcher(AlphaBeta):
                 score = self.root_score if self.aborted else result
                 pv = [self.pv[i] for i in range(self.pv_len[0])]
         return move, score, pv
+
+    def _skipped(self, depth: int) -> bool:
+        """Does this helper's schedule skip the iteration to `depth`?"""
+        i = (self.helper - 1) % 20
+        return ((depth + self.board.move_count + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2 == 1
 
     def _growth(self, iteration_ms: float, last_iteration_ms: float) -> float:
         """Predicted ratio of the next iteration's time to `iteration_ms`: the last ratio, within bounds."""

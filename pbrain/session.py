@@ -194,6 +194,7 @@ class Session:
                 self.engine = self._engine_factory(width, height, self.settings.rule, self.settings.memory_bytes)
                 if self.settings.hash_bytes:
                     self.engine.set_hash_bytes(self.settings.hash_bytes)
+                self.engine.set_threads(self.settings.threads)
                 self.engine.set_strength(self.settings.strength)
                 self.engine.set_search_kind(self.settings.search)
             else:

@@ -36,10 +36,12 @@ class Settings:
     """INFO strength (Rapfi's key), 0..100: the playing level (levels.LEVELS); 100 is full strength."""
     search: str = "alphabeta"
     """INFO search (Pentad's key): 'alphabeta' (the default) or 'mcts', the Monte Carlo tree search."""
+    threads: int = 1
+    """INFO thread_num (Yixin's key): the processes a think searches with (Engine.set_threads)."""
     show_detail: int = 1
     """0: no MESSAGE lines about the search; 1: one summary per move; 2, 3: also one per completed iteration."""
     extras: Dict[str, int] = field(default_factory=dict)
-    """Accepted keys Pentad does not act on (game_type, thread_num, pondering, caution_factor)."""
+    """Accepted keys Pentad does not act on (game_type, pondering, caution_factor)."""
     folder: str = ""
 
     def apply(self, key: str, value: str, engine: Optional[Engine]) -> None:
@@ -91,6 +93,10 @@ class Settings:
             if 0 < number < MIN_MEMORY_BYTES:
                 raise ProtocolError(f"{what}: {number} bytes is below the {MIN_MEMORY_BYTES >> 20} MB Pentad "
                                     "needs; playing with the smallest hash table")
+        elif key == "thread_num":
+            self.threads = max(1, number)
+            if engine is not None:
+                engine.set_threads(self.threads)
         elif key == "hash_size":
             self.hash_bytes = number * 1024
             if engine is not None:

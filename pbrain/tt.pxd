@@ -14,8 +14,9 @@ cdef enum:
 @cython.final
 cdef class TranspositionTable:
     cdef readonly long size
+    cdef readonly bint shared
     cdef unsigned long long[::1] entries
-    cdef object pages
+    cdef readonly object pages
     cdef public int move, score, depth, bound
     cdef readonly int age
 

@@ -1,5 +1,7 @@
 """The main search's transposition table: buckets of two 16-byte entries (the key and a packed word: move, score,
-depth, bound, age), a bucket in one half of a cache line. A store replaces the entry of the same position, else the
+depth, bound, age), a bucket in one half of a cache line. The key is stored XOR the word (Hyatt's lockless
+hashing): when helper processes share the table (smp.py), an entry half written by one and half by another no
+longer matches any key, so a torn entry is never read. A store replaces the entry of the same position, else the
 bucket's less worthy entry: the shallower one, an entry from an earlier search counting AGE_PENALTY depth units (two
 plies of the main search's quarter plies) shallower per search since. Mate scores are stored relative to the node
 and read back relative to the root.
@@ -34,9 +36,9 @@ def entries_for(memory_bytes: int) -> int:
     return entries
 
 
-def zeroed_pages(size: int) -> mmap.mmap:
-    """`size` zeroed bytes of private anonymous memory, on Linux in 2 MB pages where the system grants them, and
-    every page faulted in now rather than during a search.
+def zeroed_pages(size: int, shared: bool = False) -> mmap.mmap:
+    """`size` zeroed bytes of anonymous memory, private (or `shared` with the processes forked from this one), on
+    Linux in 2 MB pages where the system grants them, and every page faulted in now rather than during a search.
 
     A probe lands on a random entry: with 4 KB pages nearly every one also misses the TLB (the prefetch of the
     child's bucket was 7 % of a search's time), with 2 MB pages a 64 MB table needs 32 entries of it (6-8 % more
@@ -44,8 +46,8 @@ def zeroed_pages(size: int) -> mmap.mmap:
     answered after 100-130 ms in some searches when the pages came on demand), so they are all touched here, before
     any search (25-330 ms for 128 MB on this VM): the table is resident at its full size from the start."""
     if not (hasattr(mmap, "MAP_PRIVATE") and hasattr(mmap, "MADV_HUGEPAGE")):
-        return mmap.mmap(-1, size)  # zeroed, and brought in page by page as the table fills
-    pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        return mmap.mmap(-1, size)  # zeroed, and brought in page by page as the table fills (shared on a fork)
+    pages = mmap.mmap(-1, size, flags=(mmap.MAP_SHARED if shared else mmap.MAP_PRIVATE) | mmap.MAP_ANONYMOUS)
     try:
         pages.madvise(mmap.MADV_HUGEPAGE)
     except OSError:  # a kernel without transparent huge pages: 4 KB pages, faulted in below all the same
@@ -68,10 +70,12 @@ def zero_in_place(pages: mmap.mmap) -> None:
 
 class TranspositionTable:
     """Search results by position key: best move, score, depth and bound. A successful probe() leaves the entry
-    in move / score / depth / bound."""
+    in move / score / depth / bound. A `shared` table's memory is shared with the processes forked after it is
+    made (the helpers of smp.py)."""
 
-    def __init__(self, memory_bytes: int) -> None:
+    def __init__(self, memory_bytes: int, shared: bool = False) -> None:
         self.size = entries_for(memory_bytes)
+        self.shared = shared
         self.move = -1
         self.score = 0
         self.depth = 0
@@ -85,7 +89,7 @@ class TranspositionTable:
         25 ms for 128 MB, where making it again takes 25-330 ms)."""
         # Entry i is entries[2 i] (its key) and entries[2 i + 1] (its data word).
         if self.pages is None:
-            self.pages = zeroed_pages(ENTRY_BYTES * self.size)
+            self.pages = zeroed_pages(ENTRY_BYTES * self.size, self.shared)
             self.entries = memoryview(self.pages).cast("Q")
         else:
             zero_in_place(self.pages)
@@ -106,9 +110,9 @@ class TranspositionTable:
         """True when `key` has an entry; then move (-1 for none), score (a mate counted from the root, the node
         being `ply` plies deep), depth and bound hold it."""
         slot = key & (self.size - 2)
-        if self.entries[2 * slot] != key:
+        if self.entries[2 * slot] ^ self.entries[2 * slot + 1] != key:
             slot += 1
-            if self.entries[2 * slot] != key:
+            if self.entries[2 * slot] ^ self.entries[2 * slot + 1] != key:
                 return False
         data = self.entries[2 * slot + 1]
         self.move = (data & 0xFFFF)
@@ -131,15 +135,16 @@ class TranspositionTable:
         elif score <= -MATE_THRESHOLD:
             score -= ply
         slot = key & (self.size - 2)
-        if self.entries[2 * slot] != key and (self.entries[2 * slot + 2] == key or
-                                              self._worth(slot + 1) < self._worth(slot)):
+        if self.entries[2 * slot] ^ self.entries[2 * slot + 1] != key and (
+                self.entries[2 * slot + 2] ^ self.entries[2 * slot + 3] == key or
+                self._worth(slot + 1) < self._worth(slot)):
             slot += 1
         data = self.age
         data = (data << 2) | bound
         data = (data << 16) | depth
         data = (data << 16) | (score + 32768)
         data = (data << 16) | (move + 1)
-        self.entries[2 * slot] = key
+        self.entries[2 * slot] = key ^ data
         self.entries[2 * slot + 1] = data
 
     def _worth(self, slot: int) -> int:
