@@ -71,6 +71,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             engine.set_threads(args.threads)
             for x, y in position["moves"]:
                 engine.play(x, y)
+            engine.prepare()  # the tables made before the clock starts, as the brain makes them at START
             started = time.perf_counter()
             result = engine.think(limits)
             spent = time.perf_counter() - started
