@@ -110,11 +110,12 @@ class TranspositionTable:
         """True when `key` has an entry; then move (-1 for none), score (a mate counted from the root, the node
         being `ply` plies deep), depth and bound hold it."""
         slot = key & (self.size - 2)
-        if self.entries[2 * slot] ^ self.entries[2 * slot + 1] != key:
+        data = self.entries[2 * slot + 1]  # read once: the word checked against the key is the word used
+        if self.entries[2 * slot] ^ data != key:
             slot += 1
-            if self.entries[2 * slot] ^ self.entries[2 * slot + 1] != key:
+            data = self.entries[2 * slot + 1]
+            if self.entries[2 * slot] ^ data != key:
                 return False
-        data = self.entries[2 * slot + 1]
         self.move = (data & 0xFFFF)
         self.move -= 1
         self.score = (data >> 16) & 0xFFFF
