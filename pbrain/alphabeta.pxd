@@ -21,6 +21,8 @@ cdef class AlphaBeta(RootThreats):
     cdef readonly TranspositionTable tt
     cdef int[::1] killers
     cdef int[::1] history
+    cdef int[::1] counters
+    cdef public int counter_bonus
     cdef int[::1] tried
     cdef int[::1] pv
     cdef int[::1] pv_len
@@ -49,7 +51,7 @@ cdef class AlphaBeta(RootThreats):
     cdef bint _three_wins(self, int me) noexcept
     @cython.locals(me=int, own=int, fours=int, static=int, found=bint)
     cdef int _quiesce(self, int ply, int beta)
-    @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int)
+    @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int, counter=int)
     cdef void _order(self, int ply, int n, int me, int tt_move) noexcept
     @cython.locals(hist=int, bonus=int, i=int)
     cdef void _reward(self, int ply, int me, int move, int depth, int tried) noexcept

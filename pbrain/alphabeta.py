@@ -1,6 +1,7 @@
-"""The alpha-beta proper: negamax PVS with a transposition table, killer and history ordering (a cut-off quiet move
-gains history, the quiet moves tried before it lose as much), forced-move and singular extensions and a narrow VCF (a
-first four with more behind it, then the fours near each last four) as the quiescence at the leaves. Late moves are
+"""The alpha-beta proper: negamax PVS with a transposition table, killer, counter-move and history ordering (a
+cut-off quiet move gains history and becomes the counter move to the opponent's last move, the quiet moves tried
+before it lose as much), forced-move and singular extensions and a narrow VCF (a first four with more behind it,
+then the fours near each last four) as the quiescence at the leaves. Late moves are
 reduced by a log-scaled table (less for good history, more for bad; one ply less for a move that makes or stops an open
 three; moves that make a four are never reduced), and quiet moves (neither making nor stopping an open three or a four)
 are cut by a move count that grows with depth; non-PV nodes without an opponent threat are cut by reverse futility,
@@ -63,6 +64,8 @@ class AlphaBeta(RootThreats):
         self.excluded = array("i", [0]) * MAX_MOVES
         self.excluded_count = 0
         self.history = array("i", [0]) * (2 * board.ncells)
+        self.counters = array("i", [-1]) * (2 * board.ncells)
+        self.counter_bonus = params.COUNTER_BONUS
         self.tried = array("i", [0]) * ((MAX_PLY + 1) * TRIED_MAX)
         self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
         self.pv_len = array("i", [0]) * (MAX_PLY + 1)
@@ -362,6 +365,9 @@ class AlphaBeta(RootThreats):
         hist = (me - 1) * self.board.ncells
         k1 = self.killers[2 * ply]
         k2 = self.killers[2 * ply + 1]
+        counter = -1
+        if self.board.move_count > 0:
+            counter = self.counters[hist + self.board.moves[self.board.move_count - 1]]
         for i in range(n):
             move = gen.moves[base + i]
             if move == tt_move:
@@ -370,16 +376,21 @@ class AlphaBeta(RootThreats):
                 bonus = self.history[hist + move] >> 3
                 if move == k1 or move == k2:
                     bonus += self.killer_bonus
+                if move == counter:
+                    bonus += self.counter_bonus
                 gen.scores[base + i] += min(bonus, self.max_order_bonus)
 
     @cython.final
     def _reward(self, ply: int, me: int, move: int, depth: int, tried: int) -> None:
-        """A quiet move cut off: it becomes a killer and gains history; the quiet moves tried before it lose as
-        much (history moves toward +-HISTORY_MAX by the bonus's share of the distance left)."""
+        """A quiet move cut off: it becomes a killer and the counter move to the opponent's last move, and gains
+        history; the quiet moves tried before it lose as much (history moves toward +-HISTORY_MAX by the bonus's
+        share of the distance left)."""
         if self.killers[2 * ply] != move:
             self.killers[2 * ply + 1] = self.killers[2 * ply]
             self.killers[2 * ply] = move
         hist = (me - 1) * self.board.ncells
+        if self.board.move_count > 0:
+            self.counters[hist + self.board.moves[self.board.move_count - 1]] = move
         bonus = min(depth * depth * 32, HISTORY_MAX // 4)
         self._history_add(hist + move, bonus)
         for i in range(tried):

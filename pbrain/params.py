@@ -50,8 +50,10 @@ never skipped."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
 KILLER_BONUS = 500
+COUNTER_BONUS = 500
+"""The counter move's bonus: the move that last cut off as the reply to the opponent's last move."""
 MAX_ORDER_BONUS = 2000
-"""Killer and history bonuses added to a move's static ordering score, capped."""
+"""Killer, counter-move and history bonuses added to a move's static ordering score, capped."""
 VCF_QUIESCENCE_NODES = 60
 VCF_QUIESCENCE_FOURS = 8
 VCF_QUIESCENCE_WIDTH = 2

@@ -41,12 +41,14 @@ class Searcher(AlphaBeta):
         """Search `board` from now on (a new game or position), keeping the transposition table."""
         self._bind(board)
         self.history = array("i", [0]) * (2 * board.ncells)
+        self.counters = array("i", [-1]) * (2 * board.ncells)
 
     def clear(self) -> None:
-        """Forget the transposition table, killers and history."""
+        """Forget the transposition table, killers, counter moves and history."""
         self.tt.clear()
         for i in range(2 * self.board.ncells):
             self.history[i] = 0
+            self.counters[i] = -1
         self.threats.clear()
         self.proofs.clear()
 
