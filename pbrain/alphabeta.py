@@ -63,8 +63,7 @@ class AlphaBeta(RootThreats):
         self.killers = array("i", [0]) * (2 * (MAX_PLY + 1))
         self.excluded = array("i", [0]) * MAX_MOVES
         self.excluded_count = 0
-        self.history = array("i", [0]) * (2 * board.ncells)
-        self.counters = array("i", [-1]) * (2 * board.ncells)
+        self.forget_move_stats()
         self.counter_bonus = params.COUNTER_BONUS
         self.tried = array("i", [0]) * ((MAX_PLY + 1) * TRIED_MAX)
         self.pv = array("i", [0]) * ((MAX_PLY + 1) * (MAX_PLY + 1))
@@ -93,6 +92,11 @@ class AlphaBeta(RootThreats):
         self.root_score = 0
         self.lmr = array("b", [0]) * (LMR_ROWS * LMR_COLUMNS)
         self.set_reductions(params.LMR_BASE, params.LMR_DIVISOR)
+
+    def forget_move_stats(self) -> None:
+        """Empty the history and counter-move tables, sized for the bound board (a new board may differ)."""
+        self.history = array("i", [0]) * (2 * self.board.ncells)
+        self.counters = array("i", [-1]) * (2 * self.board.ncells)
 
     def set_reductions(self, base: float, divisor: float) -> None:
         """Fill the late-move reduction table: int(base + ln(depth) * ln(move number) / divisor) plies, at

@@ -8,7 +8,6 @@ move, are driven from here too.
 from __future__ import annotations
 
 import time
-from array import array
 
 import cython
 
@@ -40,15 +39,12 @@ class Searcher(AlphaBeta):
     def rebind(self, board: Board) -> None:
         """Search `board` from now on (a new game or position), keeping the transposition table."""
         self._bind(board)
-        self.history = array("i", [0]) * (2 * board.ncells)
-        self.counters = array("i", [-1]) * (2 * board.ncells)
+        self.forget_move_stats()
 
     def clear(self) -> None:
         """Forget the transposition table, killers, counter moves and history."""
         self.tt.clear()
-        for i in range(2 * self.board.ncells):
-            self.history[i] = 0
-            self.counters[i] = -1
+        self.forget_move_stats()
         self.threats.clear()
         self.proofs.clear()
 
