@@ -42,7 +42,8 @@ class Searcher(AlphaBeta):
         self.forget_move_stats()
 
     def clear(self) -> None:
-        """Forget the transposition table, killers, counter moves and history."""
+        """Forget what the search learnt: the transposition table, history, counter moves and the threat solvers'
+        tables (the killers are emptied by every think)."""
         self.tt.clear()
         self.forget_move_stats()
         self.threats.clear()
