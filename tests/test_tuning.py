@@ -150,7 +150,9 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
     assert fit.fit_weights(x, y, prior + 7.0, scale, ridge=1e-9, iterations=50, hold_tempo=True)[-1] == 7.0
 
 
-def test_the_threat_fit_recovers_the_values_that_made_the_labels() -> None:
+def test_the_threat_fit_recovers_the_values_that_made_the_labels(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No shipped table: K (fitted on the whole shipped evaluation) then sees the weights alone, as the labels do.
+    monkeypatch.setitem(eval_weights.WEIGHTS, "freestyle", dict(eval_weights.for_rule("freestyle"), threat=()))
     records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(12)]
     data = dict(positions.extract(records))
     prior = fit.weight_vector(eval_weights.for_rule("freestyle"))
@@ -170,6 +172,24 @@ def test_the_threat_fit_recovers_the_values_that_made_the_labels() -> None:
     assert report["validation_loss_threats"][1] < report["validation_loss_threats"][0]
 
 
+def test_a_threat_refit_keeps_the_entries_too_rare_to_refit() -> None:
+    """Entries of the shipped table that too few training positions have keep their values (a refit on a small
+    set does not wipe what a larger one learnt); the ones refitted move from them."""
+    records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(6)]
+    data = dict(positions.extract(records))
+    data["y"] = np.full(len(data["threat"]), 0.5)
+    data["rule"] = np.array(["freestyle"] * len(data["y"]))
+    current = dict(eval_weights.for_rule("freestyle")["threat"])
+    used, counts = np.unique(data["threat"], return_counts=True)
+    rare = [i for i in current if i not in set(used[counts >= 5].tolist())]
+    assert rare, "data: some shipped entries are too rare here"
+    _, _, report, table = fit.fit_rule(data, data["rule"] == "freestyle", "freestyle", 1e-3, threats=5,
+                                       hold_weights=True)
+    fitted = dict(table)
+    assert all(fitted.get(i) == current[i] for i in rare)
+    assert report["threat_entries"] >= 1
+
+
 def test_a_kept_threat_table_counts_in_the_weight_fit() -> None:
     """Labels made by the shipped evaluation itself (its weights plus its threat table): a fit of the weights that
     keeps the table (threats=0) has nothing to correct."""
@@ -186,6 +206,26 @@ def test_a_kept_threat_table_counts_in_the_weight_fit() -> None:
     assert report["train_loss"][1] <= report["train_loss"][0] + 1e-9
     assert np.max(np.abs(w - prior)) < 2.0, "the weights stay where they were"
     assert kept == (), "the table is not refitted"
+
+
+def test_a_threat_refit_is_scaled_by_the_whole_shipped_evaluation() -> None:
+    """Labels made by the shipped evaluation itself: K comes out as the labels' scale when the table is refitted
+    too (K is fitted on the weights and the shipped table), and the refitted entries stay near their values."""
+    records = [random_game(Rule.FREESTYLE, seed, plies=60) for seed in range(12)]
+    data = dict(positions.extract(records))
+    prior = fit.weight_vector(eval_weights.for_rule("freestyle"))
+    table = np.array(eval_weights.threat_values("freestyle"), dtype=float)
+    scale = 400.0
+    data["y"] = 1 / (1 + np.exp(-(data["x"] @ prior + table[data["threat"]]) / scale))
+    data["rule"] = np.array(["freestyle"] * len(data["y"]))
+    _, _, report, refitted = fit.fit_rule(data, data["rule"] == "freestyle", "freestyle", 1e-9, threats=20,
+                                          hold_weights=True)
+    assert report["scale"] == pytest.approx(scale, rel=0.02)
+    assert report["threat_entries"] >= 2
+    used, counts = np.unique(data["threat"], return_counts=True)
+    fitted = dict(refitted)
+    for index in used[counts >= 40].tolist():
+        assert abs(fitted.get(index, 0) - table[index]) < 0.05 * scale
 
 
 def test_weights_file_round_trips() -> None:

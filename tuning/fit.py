@@ -17,9 +17,10 @@ a double-three threat, a three next to a blocked two).
     python -m tuning.fit positions.npz --dry-run        # print, write nothing
     python -m tuning.fit positions.npz --codes 200      # and per-code corrections
 
-With --threats N, a last step fits the threat table (a value for each evaluation.threat_index, that is each
-combination of the two sides' threats, that N or more training positions have; the rest stay 0) on top of the
-weights and corrections, a ridge toward 0; --hold-weights fits it alone, on the current weights.
+With --threats N, a last step refits the threat table (a value for each evaluation.threat_index, that is each
+combination of the two sides' threats, that N or more training positions have; the rarer entries keep their
+current values, 0 where there is none) on top of the weights and corrections, a ridge toward the current values;
+--hold-weights fits it alone, on the current weights.
 
     python -m tuning.fit positions.npz --hold-weights --threats 50
 """
@@ -99,10 +100,10 @@ def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray, offset: "np.ndarray |
 
 
 def _newton(a: np.ndarray, base: np.ndarray, y: np.ndarray, centre: np.ndarray, scale: float, ridge: float,
-            iterations: int) -> np.ndarray:
-    """Newton's method for v on the log loss of sigmoid((base + a . v) / scale), from `centre` and with a ridge
-    toward it scaled by each column's curvature (so one strength serves all columns)."""
-    v = centre.astype(float).copy()
+            iterations: int, start: Optional[np.ndarray] = None) -> np.ndarray:
+    """Newton's method for v on the log loss of sigmoid((base + a . v) / scale), from `start` (default `centre`)
+    and with a ridge toward `centre` scaled by each column's curvature (so one strength serves all columns)."""
+    v = (centre if start is None else start).astype(float).copy()
     curvature = np.mean(a * a, axis=0) / (4 * scale * scale) + 1e-12
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-(base + a @ v) / scale))
@@ -211,11 +212,11 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
     x, y, games = data["x"][mask], data["y"][mask], data["game"][mask]
     prior = weight_vector(eval_weights.for_rule(rule))
     # A threat table that is not refitted stays in the evaluation: its values are part of every position's score.
-    kept = np.zeros(len(y))
-    if threats == 0:
-        kept = np.array(eval_weights.threat_values(rule), dtype=float)[data["threat"][mask]]
+    shipped = np.array(eval_weights.threat_values(rule), dtype=float)[data["threat"][mask]]
+    kept = shipped if threats == 0 else np.zeros(len(y))
     train, valid = split_by_game(games)
-    scale = fit_scale(x[train], y[train], prior, kept[train])
+    # K from the whole shipped evaluation (its table too), so that what is refitted stays in the search's units.
+    scale = fit_scale(x[train], y[train], prior, shipped[train])
     w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from,
                                                       offset=kept[train], hold_tempo=hold_tempo)
     report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
@@ -245,11 +246,18 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
         used, counts = np.unique(index[train], return_counts=True)
         used = used[counts >= threats]
         onehot = (index[:, None] == used[None, :]).astype(float)
-        t = fit_corrections(onehot[train], base_train, y[train], scale, ridge)
+        current = np.array(eval_weights.threat_values(rule), dtype=float)
+        rare = current.copy()  # entries too rare to refit keep their values, and count in every score
+        rare[used] = 0.0
+        base_train = base_train + rare[index[train]]
+        base_valid = base_valid + rare[index[valid]]
+        t = _newton(onehot[train], base_train, y[train], current[used], scale, ridge, 50, np.zeros(len(used)))
         report["threat_entries"] = int(len(used))
-        table = tuple((int(i), int(round(v))) for i, v in zip(used, t) if round(v) != 0)
+        refitted = current.copy()
+        refitted[used] = t
+        table = tuple((i, int(round(v))) for i, v in enumerate(refitted.tolist()) if round(v) != 0)
         if valid.any():
-            report["validation_loss_threats"] = (_loss(base_valid, y[valid], scale),
+            report["validation_loss_threats"] = (_loss(base_valid + onehot[valid] @ current[used], y[valid], scale),
                                                  _loss(base_valid + onehot[valid] @ t, y[valid], scale))
     return w, corrections, report, table
 
