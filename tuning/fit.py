@@ -212,11 +212,12 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
     x, y, games = data["x"][mask], data["y"][mask], data["game"][mask]
     prior = weight_vector(eval_weights.for_rule(rule))
     # A threat table that is not refitted stays in the evaluation: its values are part of every position's score.
-    shipped = np.array(eval_weights.threat_values(rule), dtype=float)[data["threat"][mask]]
-    kept = shipped if threats == 0 else np.zeros(len(y))
+    index = data["threat"][mask]
+    shipped = np.array(eval_weights.threat_values(rule), dtype=float)  # the whole table, by threat index
+    kept = shipped[index] if threats == 0 else np.zeros(len(y))
     train, valid = split_by_game(games)
     # K from the whole shipped evaluation (its table too), so that what is refitted stays in the search's units.
-    scale = fit_scale(x[train], y[train], prior, shipped[train])
+    scale = fit_scale(x[train], y[train], prior, shipped[index][train])
     w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from,
                                                       offset=kept[train], hold_tempo=hold_tempo)
     report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
@@ -242,23 +243,19 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
             report["validation_loss_codes"] = _loss(base_valid, y[valid], scale)
     table: tuple = ()
     if threats > 0:
-        index = data["threat"][mask]
         used, counts = np.unique(index[train], return_counts=True)
         used = used[counts >= threats]
         onehot = (index[:, None] == used[None, :]).astype(float)
-        current = np.array(eval_weights.threat_values(rule), dtype=float)
-        rare = current.copy()  # entries too rare to refit keep their values, and count in every score
-        rare[used] = 0.0
-        base_train = base_train + rare[index[train]]
-        base_valid = base_valid + rare[index[valid]]
-        t = _newton(onehot[train], base_train, y[train], current[used], scale, ridge, 50, np.zeros(len(used)))
+        rare = shipped[index] * (onehot.sum(axis=1) == 0)  # entries too rare to refit keep their values
+        t = _newton(onehot[train], base_train + rare[train], y[train], shipped[used], scale, ridge, 50,
+                    np.zeros(len(used)))
         report["threat_entries"] = int(len(used))
-        refitted = current.copy()
+        refitted = shipped.copy()
         refitted[used] = t
         table = tuple((i, int(round(v))) for i, v in enumerate(refitted.tolist()) if round(v) != 0)
         if valid.any():
-            report["validation_loss_threats"] = (_loss(base_valid + onehot[valid] @ current[used], y[valid], scale),
-                                                 _loss(base_valid + onehot[valid] @ t, y[valid], scale))
+            report["validation_loss_threats"] = (_loss(base_valid + shipped[index][valid], y[valid], scale),
+                                                 _loss(base_valid + rare[valid] + onehot[valid] @ t, y[valid], scale))
     return w, corrections, report, table
 
 
