@@ -148,6 +148,11 @@ def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
         assert np.any(held[start + patterns.Pattern4.FLEX2:start + patterns.Pattern4.FLEX3] != 7.0)
     assert held[-1] != 7.0, "the tempo is the intercept: fitted unless held"
     assert fit.fit_weights(x, y, prior + 7.0, scale, ridge=1e-9, iterations=50, hold_tempo=True)[-1] == 7.0
+    lines_held = fit.fit_weights(x, y, prior + 7.0, scale, ridge=1e-9, iterations=50, hold_lines=True)
+    for r in range(2):
+        start = r * fit.HALF
+        assert np.all(lines_held[start:start + len(patterns.Pattern)] == 7.0)
+        assert np.any(lines_held[start + len(patterns.Pattern):start + fit.HALF] != 7.0)
 
 
 def test_the_threat_fit_recovers_the_values_that_made_the_labels(monkeypatch: pytest.MonkeyPatch) -> None:

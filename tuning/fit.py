@@ -66,12 +66,15 @@ def weights_of(vector: np.ndarray, source: str) -> dict:
     return entry
 
 
-def fixed_columns(hold_from: Optional[int] = None) -> np.ndarray:
-    """Weights that are never fitted: DEAD lines and NONE cells (the zero point of each count), and with
-    `hold_from` the threat classes from that Pattern4 up (kept at their current values)."""
+def fixed_columns(hold_from: Optional[int] = None, hold_lines: bool = False) -> np.ndarray:
+    """Weights that are never fitted: DEAD lines and NONE cells (the zero point of each count), with `hold_from`
+    the threat classes from that Pattern4 up, and with `hold_lines` every line pattern (kept at their current
+    values)."""
     fixed = np.zeros(len(FEATURES), bool)
     for r in range(2):
         fixed[r * HALF + Pattern.DEAD] = True
+        if hold_lines:
+            fixed[r * HALF:r * HALF + NUM_PATTERNS] = True
         fixed[r * HALF + NUM_PATTERNS + Pattern4.NONE] = True
         if hold_from is not None:
             fixed[r * HALF + NUM_PATTERNS + hold_from:r * HALF + HALF] = True
@@ -118,10 +121,10 @@ def _newton(a: np.ndarray, base: np.ndarray, y: np.ndarray, centre: np.ndarray, 
 
 def fit_weights(x: np.ndarray, y: np.ndarray, prior: np.ndarray, scale: float, ridge: float = 1e-3,
                 iterations: int = 30, hold_from: Optional[int] = None,
-                offset: "np.ndarray | float" = 0.0, hold_tempo: bool = False) -> np.ndarray:
+                offset: "np.ndarray | float" = 0.0, hold_tempo: bool = False, hold_lines: bool = False) -> np.ndarray:
     """Newton's method on the penalised log loss of sigmoid((x . w + offset) / scale), over the columns that vary
     in `x` and are not fixed_columns(); the others keep `prior`. Returns the fitted weights (floats, eval units)."""
-    free = ~fixed_columns(hold_from) & (np.std(x, axis=0) > 0)
+    free = ~fixed_columns(hold_from, hold_lines) & (np.std(x, axis=0) > 0)
     free[-1] = not hold_tempo  # tempo: a constant column, the intercept
     w = prior.astype(float).copy()
     w[free] = _newton(x[:, free], x[:, ~free] @ prior[~free] + offset, y, prior[free], scale, ridge, iterations)
@@ -205,7 +208,8 @@ def render(weights: Dict[str, dict], path: Path = WEIGHTS_FILE) -> str:
 
 def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndarray, rule: str, ridge: float,
              codes: int = 0, hold_from: Optional[int] = None, threats: int = 0,
-             hold_weights: bool = False, hold_tempo: bool = False) -> Tuple[np.ndarray, dict, dict, tuple]:
+             hold_weights: bool = False, hold_tempo: bool = False,
+             hold_lines: bool = False) -> Tuple[np.ndarray, dict, dict, tuple]:
     """Fit one rule's weights on the positions `mask` (or keep them: `hold_weights`), with `codes` > 0 the
     corrections of the codes that many training positions have, and with `threats` > 0 the threat table's values
     that many training positions have; returns (vector, "code" entry or {}, report, "threat" entry or ())."""
@@ -219,7 +223,8 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
     # K from the whole shipped evaluation (its table too), so that what is refitted stays in the search's units.
     scale = fit_scale(x[train], y[train], prior, shipped[index][train])
     w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from,
-                                                      offset=kept[train], hold_tempo=hold_tempo)
+                                                      offset=kept[train], hold_tempo=hold_tempo,
+                                                      hold_lines=hold_lines)
     report = {"positions": int(len(y)), "games": int(len(np.unique(games))), "scale": round(scale, 1),
               "train_loss": (log_loss(x[train], y[train], prior, scale, kept[train]),
                              log_loss(x[train], y[train], w, scale, kept[train]))}
@@ -280,6 +285,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--hold-weights", action="store_true",
                         help="keep the line and class weights (fit only the codes and threats asked for)")
     parser.add_argument("--hold-tempo", action="store_true", help="keep the side to move's bonus at its value")
+    parser.add_argument("--hold-lines", action="store_true",
+                        help="keep the line weights (fit the classes and the tempo: with the lines at 0 the "
+                             "evaluation keeps its faster class-count form)")
     parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     args = parser.parse_args(argv)
     data = np.load(args.positions)
@@ -291,7 +299,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             continue
         hold = None if args.hold_classes is None else int(Pattern4[args.hold_classes])
         w, corrections, report, table = fit_rule(data, mask, rule, args.ridge, args.codes, hold, args.threats,
-                                                 args.hold_weights, args.hold_tempo)
+                                                 args.hold_weights, args.hold_tempo, args.hold_lines)
         print(f"{rule}: {report}", file=sys.stderr)
         source = (f"tuning.fit on {time.strftime('%Y-%m-%d')}: {report['positions']} positions from "
                   f"{report['games']} games, K {report['scale']}")
