@@ -120,8 +120,8 @@ def test_code_matrix_counts_four_lines_and_one_class() -> None:
 
 def test_quiet_positions_only() -> None:
     record = random_game(Rule.FREESTYLE, 3, plies=80)
-    for board, label in positions.game_positions(record):
-        assert positions.quiet(board) and label == 0.5
+    for board, result in positions.game_positions(record):
+        assert positions.quiet(board) and result == 0.5
 
 
 def test_fit_recovers_the_probabilities_that_made_the_labels() -> None:
