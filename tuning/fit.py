@@ -218,10 +218,11 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
     # A threat table that is not refitted stays in the evaluation: its values are part of every position's score.
     index = data["threat"][mask]
     shipped = np.array(eval_weights.threat_values(rule), dtype=float)  # the whole table, by threat index
-    kept = shipped[index] if threats == 0 else np.zeros(len(y))
+    table_values = shipped[index]  # each position's entry of the shipped table
+    kept = table_values if threats == 0 else np.zeros(len(y))
     train, valid = split_by_game(games)
     # K from the whole shipped evaluation (its table too), so that what is refitted stays in the search's units.
-    scale = fit_scale(x[train], y[train], prior, shipped[index][train])
+    scale = fit_scale(x[train], y[train], prior, table_values[train])
     w = prior.copy() if hold_weights else fit_weights(x[train], y[train], prior, scale, ridge, hold_from=hold_from,
                                                       offset=kept[train], hold_tempo=hold_tempo,
                                                       hold_lines=hold_lines)
@@ -251,7 +252,7 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
         used, counts = np.unique(index[train], return_counts=True)
         used = used[counts >= threats]
         onehot = (index[:, None] == used[None, :]).astype(float)
-        rare = shipped[index] * (onehot.sum(axis=1) == 0)  # entries too rare to refit keep their values
+        rare = table_values * (onehot.sum(axis=1) == 0)  # entries too rare to refit keep their values
         t = _newton(onehot[train], base_train + rare[train], y[train], shipped[used], scale, ridge, 50,
                     np.zeros(len(used)))
         report["threat_entries"] = int(len(used))
@@ -259,7 +260,7 @@ def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndar
         refitted[used] = t
         table = tuple((i, int(round(v))) for i, v in enumerate(refitted.tolist()) if round(v) != 0)
         if valid.any():
-            report["validation_loss_threats"] = (_loss(base_valid + shipped[index][valid], y[valid], scale),
+            report["validation_loss_threats"] = (_loss(base_valid + table_values[valid], y[valid], scale),
                                                  _loss(base_valid + rare[valid] + onehot[valid] @ t, y[valid], scale))
     return w, corrections, report, table
 
