@@ -31,8 +31,7 @@ sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
 from pbrain import params  # noqa: E402
 from pbrain.engine import Engine, Limits, SearchInfo  # noqa: E402
 from pbrain.rules import Rule  # noqa: E402
-
-MEMORY_BYTES = 350 * 1024 * 1024
+from speed import MEMORY_BYTES  # noqa: E402  (this folder: speed.py's memory limit, a Gomocup manager's)
 SUITES = (ROOT / "tests" / "data" / "must_defend.json", ROOT / "benchmarks" / "data" / "forced_wins.json")
 
 
