@@ -27,6 +27,7 @@ from typing import List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
+sys.path.append(str(ROOT / "benchmarks"))  # speed.py beside this script, also under `python -P`
 
 from pbrain import params  # noqa: E402
 from pbrain.engine import Engine, Limits, SearchInfo  # noqa: E402
