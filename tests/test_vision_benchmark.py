@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,6 @@ import pytest
 from pbrain import params
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "vision.py"
-sys.path.insert(0, str(SCRIPT.parent))  # the script imports speed from its own folder
 SPEC = importlib.util.spec_from_file_location("vision_benchmark", SCRIPT)
 vision = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(vision)  # type: ignore[union-attr]
