@@ -28,6 +28,8 @@ cdef class AlphaBeta(RootThreats):
     cdef int[::1] pv_len
     cdef public int qnodes, qfours, qwidth, lmr_min_depth, lmr_min_move, killer_bonus, max_order_bonus, aspiration
     cdef public int sorted_prefix
+    cdef public int leaf_sample_every
+    cdef public list leaf_samples
     cdef public int helper
     cdef public double ponder_share
     cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
@@ -49,7 +51,7 @@ cdef class AlphaBeta(RootThreats):
     cdef int _pvs(self, int alpha, int beta, int depth, int ply)
     @cython.locals(own=int, other=int)
     cdef bint _three_wins(self, int me) noexcept
-    @cython.locals(me=int, own=int, fours=int, static=int, found=bint)
+    @cython.locals(me=int, own=int, fours=int, static=int, found=bint, i=int)
     cdef int _quiesce(self, int ply, int beta)
     @cython.locals(base=int, hist=int, k1=int, k2=int, i=int, move=int, bonus=int, counter=int)
     cdef void _order(self, int ply, int n, int me, int tt_move) noexcept

@@ -77,6 +77,8 @@ class AlphaBeta(RootThreats):
         self.max_order_bonus = params.MAX_ORDER_BONUS
         self.aspiration = params.ASPIRATION_WINDOW
         self.sorted_prefix = params.SORTED_PREFIX
+        self.leaf_sample_every = 0  # > 0: keep the moves of the leaf reached at every this-many-th node (tuning.leaves)
+        self.leaf_samples = []
         self.futility_margin = params.FUTILITY_MARGIN
         self.futility_depth = params.FUTILITY_DEPTH
         self.razor_depth = params.RAZOR_DEPTH
@@ -348,9 +350,13 @@ class AlphaBeta(RootThreats):
         """Leaf value: a VCF for the side to move if a short one exists that starts with more than a plain four and
         goes on among the fours near each last one (vcf_near), otherwise the static evaluation. A static evaluation
         at or above `beta` is returned as it is: a win could only confirm the cut-off; with no such first four the
-        VCF is not called (it could only fail at its first node)."""
+        VCF is not called (it could only fail at its first node). With `leaf_sample_every` set, the moves of the
+        leaf reached at every that-many-th node are kept in `leaf_samples` (the positions the evaluation is asked
+        about: tuning.leaves)."""
         board = self.board
         me = board.side
+        if self.leaf_sample_every > 0 and self.nodes % self.leaf_sample_every == 0:
+            self.leaf_samples.append([board.moves[i] for i in range(board.move_count)])
         static = evaluate(board, me)
         if static >= beta:
             return static

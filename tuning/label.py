@@ -7,7 +7,8 @@ protocol (BOARD ... DONE at a fixed turn time), and writes one JSON line per pos
 {"rule", "size", "moves", "winner", "game", "eval", "best"} where "moves" leads to the position, "game" names the game
 it comes from (so that training and validation sets can keep a game's positions together), "eval" is the analyst's last
 reported score for the side to move (an integer, or a mate string such as "+M13" / "-M8") and "best" the move it chose
-([x, y]: what tuning.policy fits the move ordering to).
+([x, y]: what tuning.policy fits the move ordering to). With `--as-is` each record is one position, labelled as its
+moves leave it, quiet or not (tuning.leaves writes such records: the positions the search evaluates at its leaves).
 
     python -m tuning.label games.jsonl more.sgf --brain /path/to/pbrain-x --turn-ms 50 --workers 2 --out labels.jsonl
 """
@@ -183,6 +184,39 @@ class Analyst:
             self.process.kill()
 
 
+def sampled_jobs(records: Iterable[dict], per_game: int, rng: random.Random, max_ply: int = 0,
+                 rule: Optional[str] = None) -> List[dict]:
+    """Labelling jobs for up to `per_game` quiet positions of each distinct game (sample_positions), of `rule`
+    only when given; "game" names the game by a hash of its moves."""
+    jobs = []
+    seen = set()
+    for record in records:
+        game = (record["rule"], record["size"], tuple(map(tuple, record["moves"])))
+        if (rule and record["rule"] != rule) or game in seen:
+            continue
+        seen.add(game)
+        for ply in sample_positions(record, per_game, rng, max_ply):
+            jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"][:ply],
+                         "winner": record["winner"], "game": hashlib.sha1(repr(game).encode()).hexdigest()[:12]})
+    return jobs
+
+
+def as_is_jobs(records: Iterable[dict], rule: Optional[str] = None) -> List[dict]:
+    """One labelling job per record, for the position its moves lead to (tuning.leaves' records): each distinct
+    position once, of `rule` only when given; "game" kept from the record (or made from its moves)."""
+    jobs = []
+    seen = set()
+    for record in records:
+        key = (record["rule"], record["size"], tuple(map(tuple, record["moves"])))
+        if (rule and record["rule"] != rule) or key in seen:
+            continue
+        seen.add(key)
+        game = record.get("game") or hashlib.sha1(repr(key).encode()).hexdigest()[:12]
+        jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"],
+                     "winner": record.get("winner", 0), "game": game})
+    return jobs
+
+
 def label_all(jobs: Sequence[dict], command: Sequence[str], turn_ms: int, workers: int,
               cwd: Optional[Path] = None, max_nodes: int = 0) -> Iterator[dict]:
     """Each job ({"rule", "size", "moves", "winner"}) with the analyst's "eval" and its chosen move "best" ([x, y])
@@ -225,19 +259,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--rule", default=None, help="only games of this rule")
     parser.add_argument("--workers", type=int, default=1, help="analyst processes in parallel")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--as-is", action="store_true",
+                        help="each record is one position (tuning.leaves): label the position its moves lead to")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    jobs = []
-    seen = set()
-    for record in read_records(args.games):
-        game = (record["rule"], record["size"], tuple(map(tuple, record["moves"])))
-        if (args.rule and record["rule"] != args.rule) or game in seen:
-            continue
-        seen.add(game)
-        for ply in sample_positions(record, args.per_game, rng, args.max_ply):
-            jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"][:ply],
-                         "winner": record["winner"], "game": hashlib.sha1(repr(game).encode()).hexdigest()[:12]})
+    if args.as_is:
+        jobs = as_is_jobs(read_records(args.games), args.rule)
+    else:
+        jobs = sampled_jobs(read_records(args.games), args.per_game, rng, args.max_ply, args.rule)
     print(f"{len(jobs)} positions to label", file=sys.stderr)
     started = time.time()
     with args.out.open("a") as out:
