@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from pbrain.board import Board
 from pbrain.engine import Engine, Limits
@@ -71,7 +72,6 @@ def test_as_is_jobs_label_each_record_once_as_it_stands() -> None:
 
 
 def test_sampled_jobs_cut_each_game_at_its_sampled_plies() -> None:
-    import random
     record = dict(GAME, moves=GAME["moves"][:9])
     jobs = label.sampled_jobs([record, dict(record)], 3, random.Random(1))
     plies = label.sample_positions(record, 3, random.Random(1))

@@ -184,37 +184,42 @@ class Analyst:
             self.process.kill()
 
 
+def _record_key(record: dict) -> tuple:
+    return record["rule"], record["size"], tuple(map(tuple, record["moves"]))
+
+
+def game_id(record: dict) -> str:
+    """A short name of a record: a hash of its rule, size and moves."""
+    return hashlib.sha1(repr(_record_key(record)).encode()).hexdigest()[:12]
+
+
+def distinct_records(records: Iterable[dict], rule: Optional[str] = None) -> Iterator[dict]:
+    """Each record once (by rule, size and moves), of `rule` only when given."""
+    seen = set()
+    for record in records:
+        key = _record_key(record)
+        if (rule and record["rule"] != rule) or key in seen:
+            continue
+        seen.add(key)
+        yield record
+
+
 def sampled_jobs(records: Iterable[dict], per_game: int, rng: random.Random, max_ply: int = 0,
                  rule: Optional[str] = None) -> List[dict]:
     """Labelling jobs for up to `per_game` quiet positions of each distinct game (sample_positions), of `rule`
-    only when given; "game" names the game by a hash of its moves."""
-    jobs = []
-    seen = set()
-    for record in records:
-        game = (record["rule"], record["size"], tuple(map(tuple, record["moves"])))
-        if (rule and record["rule"] != rule) or game in seen:
-            continue
-        seen.add(game)
-        for ply in sample_positions(record, per_game, rng, max_ply):
-            jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"][:ply],
-                         "winner": record["winner"], "game": hashlib.sha1(repr(game).encode()).hexdigest()[:12]})
-    return jobs
+    only when given; "game" names the game (game_id)."""
+    return [{"rule": record["rule"], "size": record["size"], "moves": record["moves"][:ply],
+             "winner": record["winner"], "game": game_id(record)}
+            for record in distinct_records(records, rule)
+            for ply in sample_positions(record, per_game, rng, max_ply)]
 
 
 def as_is_jobs(records: Iterable[dict], rule: Optional[str] = None) -> List[dict]:
     """One labelling job per record, for the position its moves lead to (tuning.leaves' records): each distinct
-    position once, of `rule` only when given; "game" kept from the record (or made from its moves)."""
-    jobs = []
-    seen = set()
-    for record in records:
-        key = (record["rule"], record["size"], tuple(map(tuple, record["moves"])))
-        if (rule and record["rule"] != rule) or key in seen:
-            continue
-        seen.add(key)
-        game = record.get("game") or hashlib.sha1(repr(key).encode()).hexdigest()[:12]
-        jobs.append({"rule": record["rule"], "size": record["size"], "moves": record["moves"],
-                     "winner": record.get("winner", 0), "game": game})
-    return jobs
+    position once, of `rule` only when given; "game" kept from the record (or game_id)."""
+    return [{"rule": record["rule"], "size": record["size"], "moves": record["moves"],
+             "winner": record.get("winner", 0), "game": record.get("game") or game_id(record)}
+            for record in distinct_records(records, rule)]
 
 
 def label_all(jobs: Sequence[dict], command: Sequence[str], turn_ms: int, workers: int,

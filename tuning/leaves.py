@@ -14,7 +14,6 @@ came from, so that a fit keeps a game's positions together).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 
 from pbrain.engine import Engine, Limits
 from pbrain.rules import Rule
-from tuning.label import read_records
+from tuning.label import distinct_records, game_id, read_records
 
 MEMORY_BYTES = 64 << 20
 """Hash table memory of each think (a fresh table a position)."""
@@ -52,18 +51,17 @@ def leaf_positions(record: dict, plies: Iterable[int], nodes: int, every: int) -
 def sample(records: Iterable[dict], first: int, last: int, step: int, nodes: int, every: int,
            limit: int = 0) -> Iterator[dict]:
     """Each distinct leaf position of the records' thinks as a record for tuning.label --as-is (at most `limit`
-    of them; 0: all)."""
-    seen = set()
-    for record in records:
-        game = hashlib.sha1(repr((record["rule"], record["size"], record["moves"])).encode()).hexdigest()[:12]
-        for moves in leaf_positions(record, range(first, last + 1, step), nodes, every):
-            key = (record["rule"], record["size"], tuple(map(tuple, moves)))
-            if key in seen:
-                continue
-            seen.add(key)
-            yield {"rule": record["rule"], "size": record["size"], "moves": moves, "winner": 0, "game": game}
-            if 0 < limit <= len(seen):
-                return
+    of them; 0: all); "game" names the record it came from (label.game_id)."""
+    def all_leaves() -> Iterator[dict]:
+        for record in records:
+            game = game_id(record)
+            for moves in leaf_positions(record, range(first, last + 1, step), nodes, every):
+                yield {"rule": record["rule"], "size": record["size"], "moves": moves, "winner": 0, "game": game}
+
+    for count, leaf in enumerate(distinct_records(all_leaves()), 1):
+        yield leaf
+        if 0 < limit <= count:
+            return
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
