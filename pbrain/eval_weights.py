@@ -21,15 +21,15 @@ evaluation.threat_index."""
 WEIGHTS: Dict[str, dict] = {
     "freestyle": {
         "line": {
-            "mover": (0, 0, -1, -2, 9, 0, -22, 22, 110, -7, 18, 0, 0, 0),
-            "waiter": (0, 0, -5, -3, 14, 0, 10, 25, 83, 25, 14, 63, 0, 0),
+            "mover": (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+            "waiter": (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
         },
         "class": {
-            "mover": (0, 0, 36, -42, 118, 161, 296, 622, 849, 596, 1504, 8136, 2400, 4800),
-            "waiter": (0, 0, 16, -5, 81, 122, 195, 396, 722, 498, 926, 2255, 1755, 4800),
+            "mover": (0, 0, 57, 81, 123, 270, 318, 608, 1121, 548, 1514, 8814, 2400, 4800),
+            "waiter": (0, 0, 30, 60, 99, 250, 207, 462, 888, 463, 987, 2299, 1926, 4800),
         },
         "tempo": 640,
-        "source": "lines and classes: tuning.fit --hold-tempo on 2026-11-30, 29,781 positions the search reached at its leaves (tuning.leaves --every 4, 100,000-node thinks on positions of 400 games against PentaZen) labelled by Rapfi at 30,000 nodes (tuning.label --as-is --max-node 30000), scale 300, mates 1 / 0, K 1733.1; threat table kept from the leaf fit before (30,062 leaves of 590 games, Rapfi at 100 ms, 70 entries refitted, the rarer kept from 2026-11-24)",
+        "source": "classes and threat table: tuning.fit --hold-lines --hold-tempo --threats 30 on 2026-11-30, 30,062 positions the search reached at its leaves (tuning.leaves, 100,000-node thinks on positions of 590 games against PentaZen) labelled by Rapfi at 100 ms (tuning.label --as-is), scale 300, mates 1 / 0, K 1675.2; 70 threat entries refitted, the rarer kept from 2026-11-24",
         "threat": (
             (0, -585), (1, -1283), (2, 548), (3, -352), (16, 442), (17, -269), (18, 700), (19, 341), (23, 1897),
             (27, 1569), (32, -484), (33, -937), (34, 144), (35, 252), (38, 12594), (39, 12112), (43, 12356),
