@@ -5,4 +5,12 @@ from pbrain.board cimport (Board, EVAL_SHIFT, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLO
 
 @cython.locals(me=int, opp=int)
 cpdef int threat_index(Board board, int side) noexcept
+cdef enum:
+    CLASS_COUNT = 14
+    THREAT_BITS = 9
+    INPUT_COUNT = 37
+
+@cython.locals(hidden=int, w="double[::1]", acc="double[::1]", part=int, base=int, i=int, k=int, b=int, count=int,
+               row=int, bits=int, out=int, total=double)
+cpdef int net_value(Board board, int side) noexcept
 cpdef int evaluate(Board board, int side) noexcept

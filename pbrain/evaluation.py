@@ -9,6 +9,9 @@ date on every move (or, with class-only weights, reads them off its class counte
 costs no walk over the cells. The threat table adds what the cells' sum misses: a side
 with several kinds of threat at once (an open three to make and a four, a four-three) is worth more than their
 parts, most of all when it is that side's turn.
+
+A rule with an evaluation network (eval_net) is valued by it instead: the same class counts and threat bits, but
+combined by a small perceptron rather than summed (net_value).
 """
 from __future__ import annotations
 
@@ -20,7 +23,12 @@ if not cython.compiled:
     from pbrain.board import (EVAL_SHIFT, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS,  # noqa: F401
                               P4_FLEX3, P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4)
 
+    CLASS_COUNT = 14
+    THREAT_BITS = 9
+    INPUT_COUNT = 37
+
 COMPILED = cython.compiled
+assert (CLASS_COUNT, THREAT_BITS, INPUT_COUNT) == (14, 9, 37)  # patterns.Pattern4 and threat_index; eval_net.INPUTS
 
 
 def threat_index(board: Board, side: int) -> int:
@@ -40,7 +48,39 @@ def threat_index(board: Board, side: int) -> int:
             | (board.p4count[opp + P4_FLEX4] > 0) << 8)
 
 
+def net_value(board: Board, side: int) -> int:
+    """The evaluation network's score of the position for `side` (the side to move): eval_net's inputs, read
+    off the board's class counters, through the board's packed weights (eval_net.tables)."""
+    hidden = board.net_hidden
+    w = board.net_weights
+    acc = board.net_acc
+    for k in range(hidden):
+        acc[k] = w[INPUT_COUNT * hidden + k]
+    for part in range(2):
+        base = 16 * (side - 1) if part == 0 else 16 * (2 - side)
+        for i in range(CLASS_COUNT):
+            count = board.p4count[base + i]
+            if count != 0:
+                row = (part * CLASS_COUNT + i) * hidden
+                for k in range(hidden):
+                    acc[k] += count * w[row + k]
+    bits = threat_index(board, side)
+    for b in range(THREAT_BITS):
+        if (bits >> b) & 1:
+            row = (2 * CLASS_COUNT + b) * hidden
+            for k in range(hidden):
+                acc[k] += w[row + k]
+    out = (INPUT_COUNT + 1) * hidden
+    total = w[out + hidden]
+    for k in range(hidden):
+        if acc[k] > 0.0:
+            total += acc[k] * w[out + k]
+    return int(total)
+
+
 def evaluate(board: Board, side: int) -> int:
     """Static score of the position for `side` (the side to move)."""
+    if board.net_hidden > 0:
+        return net_value(board, side)
     return (board.eval_sum(side - 1, 0) - board.eval_sum(2 - side, 1) + board.tempo
             + board.threat_value[threat_index(board, side)]) >> EVAL_SHIFT

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pbrain import eval_weights, patterns
+from pbrain import eval_weights, net_weights, patterns
 from pbrain.board import Board
 from pbrain.evaluation import evaluate, threat_index
 from pbrain.rules import Rule
@@ -33,7 +33,8 @@ def random_game(rule: Rule, seed: int, plies: int = 40) -> dict:
 
 
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU, Rule.CARO])
-def test_features_times_weights_is_the_evaluation(rule: Rule) -> None:
+def test_features_times_weights_is_the_evaluation(rule: Rule, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, even for a rule with a network
     matrix = positions.code_matrix(rule)
     name = rule.name.lower()
     vector = fit.weight_vector(eval_weights.for_rule(name))
