@@ -61,7 +61,7 @@ def test_a_rule_without_a_network_keeps_the_linear_evaluation(monkeypatch: pytes
     assert eval_net.tables("freestyle")[0] == 0
 
 
-def test_a_network_follows_takebacks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_network_follows_takebacks() -> None:
     """The network reads the board's counters: after undo and replay the value is the same as before."""
     board = Board(15, 15, int(Rule.FREESTYLE))
     values = []
