@@ -1,8 +1,6 @@
 """The evaluation network (pbrain/eval_net.py) and its trainer (tuning/net.py)."""
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
@@ -11,19 +9,15 @@ from pbrain.board import Board
 from pbrain.evaluation import evaluate, threat_index
 from pbrain.patterns import Pattern4
 from pbrain.rules import Rule
+from tests.test_tuning import random_game
 from tuning import net, positions
 
 
 def random_boards(rule: Rule, seed: int, plies: int = 50):
-    """The boards along a game of random moves near the stones, stopped before anyone can win at once."""
-    rng = random.Random(seed)
+    """The board after each move of test_tuning's random game (the same board, moved on)."""
     board = Board(15, 15, int(rule))
-    for _ in range(plies):
-        legal = [c for c in board.candidates() if not (board.side == 1 and board.is_forbidden(c))]
-        cell = rng.choice(legal)
-        if board.is_win_move(cell, board.side):
-            return
-        board.place(cell)
+    for x, y in random_game(rule, seed, plies)["moves"]:
+        board.play(x, y)
         yield board
 
 
