@@ -88,7 +88,6 @@ cdef class Board:
     cdef int[::1] threat_value
     cdef readonly int net_hidden
     cdef double[::1] net_weights
-    cdef double[::1] net_acc
     cdef unsigned long long[::1] zobrist
     cdef int[::1] dir_offset
     cdef int[::1] shift_after

@@ -97,7 +97,6 @@ class Board:
         self.tempo = eval_weights.tempo(rule_enum.name.lower())
         self.threat_value = array("i", eval_weights.threat_values(rule_enum.name.lower()))
         self.net_hidden, self.net_weights = eval_net.tables(rule_enum.name.lower())
-        self.net_acc = array("d", [0.0]) * eval_net.MAX_HIDDEN
         self.dir_offset = array("i", [dy * self.stride + dx for dx, dy in DIRECTIONS])
         # shift_after[j]: bits, in the key of cell n, of the cell j steps after n; shift_before: j steps before.
         self.shift_after = array("i", [0] + [patterns.neighbour_shift(j) for j in range(1, PADDING + 1)])

@@ -9,8 +9,9 @@ cdef enum:
     CLASS_COUNT = 14
     THREAT_BITS = 9
     INPUT_COUNT = 37
+    MAX_HIDDEN = 32
 
-@cython.locals(hidden=int, w="double[::1]", acc="double[::1]", part=int, base=int, i=int, k=int, b=int, count=int,
+@cython.locals(hidden=int, w="double[::1]", part=int, base=int, i=int, k=int, b=int, count=int,
                row=int, bits=int, out=int, total=double)
 cpdef int net_value(Board board, int side) noexcept
 cpdef int evaluate(Board board, int side) noexcept

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import cython
 
+from pbrain import eval_net
 from pbrain.board import Board
 
 if not cython.compiled:
@@ -26,9 +27,11 @@ if not cython.compiled:
     CLASS_COUNT = 14
     THREAT_BITS = 9
     INPUT_COUNT = 37
+    MAX_HIDDEN = 32
 
 COMPILED = cython.compiled
 assert (CLASS_COUNT, THREAT_BITS, INPUT_COUNT) == (14, 9, 37)  # patterns.Pattern4 and threat_index; eval_net.INPUTS
+assert MAX_HIDDEN == eval_net.MAX_HIDDEN
 
 
 def threat_index(board: Board, side: int) -> int:
@@ -53,7 +56,7 @@ def net_value(board: Board, side: int) -> int:
     off the board's class counters, through the board's packed weights (eval_net.tables)."""
     hidden = board.net_hidden
     w = board.net_weights
-    acc = board.net_acc
+    acc = cython.declare(cython.double[MAX_HIDDEN])  # on the stack: nothing aliases it, so the loops vectorize
     for k in range(hidden):
         acc[k] = w[INPUT_COUNT * hidden + k]
     for part in range(2):
