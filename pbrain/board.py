@@ -91,7 +91,9 @@ class Board:
         self.code_table = array("H", patterns.code_table())
         self.code_class = patterns.code_classes(rule_enum)
         self.half_class = array("B", patterns.class_table(rule_enum).tobytes())  # [65536 * ci + 16 pattern bits]
-        self.cell_value = array("i", patterns.cell_values(rule_enum))
+        # a rule with an evaluation network sums the network's code values instead of the linear evaluation's
+        net_codes = eval_net.code_values(rule_enum)
+        self.cell_value = net_codes if net_codes is not None else array("i", patterns.cell_values(rule_enum))
         self.class_value = array("i", [0]) * 64
         self.values_by_class = self._fill_class_values()
         self.tempo = eval_weights.tempo(rule_enum.name.lower())

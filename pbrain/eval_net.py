@@ -2,20 +2,27 @@
 weights and threat table for the rules that have one (net_weights.NETS).
 
 Inputs, for the side to move: its 14 class counts (how many empty cells have each patterns.Pattern4 class for
-it), the waiting side's 14, then the 9 bits of evaluation.threat_index. One hidden layer of ReLU units, one linear
-output, in the search's score units (the fitted logit times the evaluation's scale). The board holds the packed
-weights (`tables`); evaluation.net_value computes it.
+it), the waiting side's 14, the 9 bits of evaluation.threat_index, then two code sums: the side to move's empty
+cells valued by their pattern codes (the network's own value of each code for the side to move) and the waiting
+side's (its values for the side that waits), in units of 1 / CODE_SCALE. One hidden layer of ReLU units, one
+linear output, in the search's score units (the fitted logit times the evaluation's scale). The board holds the
+packed weights (`tables`) and keeps the code sums up to date with `code_values` as its cell values, as it does the
+linear evaluation's; evaluation.net_value computes the network.
 """
 from __future__ import annotations
 
 from array import array
 from typing import Tuple
 
-from pbrain import net_weights
+from pbrain import net_weights, patterns
+from pbrain.patterns import NUM_CODES, ROLES, Pattern4
+from pbrain.rules import Rule
 
-INPUTS = 37
-"""14 class counts for each side and 9 threat bits."""
+INPUTS = 39
+"""14 class counts for each side, 9 threat bits, 2 code sums."""
 MAX_HIDDEN = 32
+CODE_SCALE = 1024
+"""The code values are stored as integers, this many to a unit of the network's input."""
 
 
 def tables(rule: str) -> Tuple[int, array]:
@@ -30,3 +37,21 @@ def tables(rule: str) -> Tuple[int, array]:
     scale = net["scale"]
     packed = [v for row in net["w1"] for v in row] + list(net["b1"]) + [v * scale for v in net["w2"]]
     return hidden, array("d", packed + [net["b2"] * scale])
+
+
+def code_values(rule: Rule) -> "array[int] | None":
+    """int32[2 colours x 2 roles x NUM_CODES], laid out as patterns.cell_values: the network's value of an empty
+    cell by its pattern code (net_weights "codes": per role, (code, value) pairs; codes not listed are worth 0),
+    times CODE_SCALE; a forbidden cell (renju black) is worth 0, as the positions it was trained on leave it out.
+    None when `rule` has no network."""
+    net = net_weights.NETS.get(rule.name.lower())
+    if net is None:
+        return None
+    classes = patterns.code_classes(rule)
+    out = array("i", bytes(4 * 4 * NUM_CODES))
+    for role, name in enumerate(ROLES):
+        for code, value in net["codes"][name]:
+            for ci in range(2):
+                if classes[ci * NUM_CODES + code] & 15 != Pattern4.FORBID:
+                    out[(ci * 2 + role) * NUM_CODES + code] = round(value * CODE_SCALE)
+    return out

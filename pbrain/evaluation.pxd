@@ -8,10 +8,11 @@ cpdef int threat_index(Board board, int side) noexcept
 cdef enum:
     CLASS_COUNT = 14
     THREAT_BITS = 9
-    INPUT_COUNT = 37
+    INPUT_COUNT = 39
     MAX_HIDDEN = 32
+    CODE_SCALE = 1024
 
 @cython.locals(hidden=int, w="double[::1]", part=int, base=int, i=int, k=int, b=int, count=int,
-               row=int, bits=int, out=int, total=double)
+               row=int, bits=int, out=int, total=double, mover=double, waiter=double)
 cpdef int net_value(Board board, int side) noexcept
 cpdef int evaluate(Board board, int side) noexcept

@@ -10,8 +10,9 @@ costs no walk over the cells. The threat table adds what the cells' sum misses: 
 with several kinds of threat at once (an open three to make and a four, a four-three) is worth more than their
 parts, most of all when it is that side's turn.
 
-A rule with an evaluation network (eval_net) is valued by it instead: the same class counts and threat bits, but
-combined by a small perceptron rather than summed (net_value).
+A rule with an evaluation network (eval_net) is valued by it instead: the same class counts and threat bits, and
+the board's running sums of the network's own per-code cell values in place of the linear ones, combined by a small
+perceptron rather than summed (net_value).
 """
 from __future__ import annotations
 
@@ -26,12 +27,13 @@ if not cython.compiled:
 
     CLASS_COUNT = 14
     THREAT_BITS = 9
-    INPUT_COUNT = 37
+    INPUT_COUNT = 39
     MAX_HIDDEN = 32
+    CODE_SCALE = 1024
 
 COMPILED = cython.compiled
-assert (CLASS_COUNT, THREAT_BITS, INPUT_COUNT) == (14, 9, 37)  # patterns.Pattern4 and threat_index; eval_net.INPUTS
-assert MAX_HIDDEN == eval_net.MAX_HIDDEN
+assert (CLASS_COUNT, THREAT_BITS, INPUT_COUNT) == (14, 9, 39)  # patterns.Pattern4 and threat_index; eval_net.INPUTS
+assert (MAX_HIDDEN, CODE_SCALE) == (eval_net.MAX_HIDDEN, eval_net.CODE_SCALE)
 
 
 def threat_index(board: Board, side: int) -> int:
@@ -73,6 +75,11 @@ def net_value(board: Board, side: int) -> int:
             row = (2 * CLASS_COUNT + b) * hidden
             for k in range(hidden):
                 acc[k] += w[row + k]
+    row = (2 * CLASS_COUNT + THREAT_BITS) * hidden
+    mover = board.eval_sum(side - 1, 0) * (1.0 / CODE_SCALE)  # compiled, int / int would round
+    waiter = board.eval_sum(2 - side, 1) * (1.0 / CODE_SCALE)
+    for k in range(hidden):
+        acc[k] += mover * w[row + k] + waiter * w[row + hidden + k]
     out = (INPUT_COUNT + 1) * hidden
     total = w[out + hidden]
     for k in range(hidden):

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pbrain import eval_net, net_weights
+from pbrain import eval_net, net_weights, patterns
 from pbrain.board import Board
 from pbrain.evaluation import evaluate, threat_index
-from pbrain.patterns import Pattern4
+from pbrain.patterns import NUM_CODES, ROLES, Pattern4
 from pbrain.rules import Rule
 from tests.test_tuning import random_game
 from tuning import net, positions
@@ -21,13 +21,21 @@ def random_boards(rule: Rule, seed: int, plies: int = 50):
         yield board
 
 
+def code_sum(entry: dict, board: Board, colour: int, role: str) -> float:
+    """`colour`'s empty cells valued by the entry's code values for `role`, rounded as the board stores them."""
+    values = dict(entry["codes"][role])
+    return sum(round(values.get(board.pattern_code(cell, colour), 0.0) * eval_net.CODE_SCALE)
+               for cell in board.playable if board.stone(cell) == 0) / eval_net.CODE_SCALE
+
+
 def python_value(entry: dict, board: Board) -> int:
     """The network's score of `board` for the side to move, in plain Python from the weights file's entry."""
     me = board.side
     counts = [board.count(me, k) for k in range(len(Pattern4))] + \
         [board.count(3 - me, k) for k in range(len(Pattern4))]
-    bits = [(threat_index(board, me) >> b) & 1 for b in range(eval_net.INPUTS - len(counts))]
-    inputs = counts + bits
+    bits = [(threat_index(board, me) >> b) & 1 for b in range(net.THREAT_BITS)]
+    inputs = counts + bits + [code_sum(entry, board, me, "mover"), code_sum(entry, board, 3 - me, "waiter")]
+    assert len(inputs) == eval_net.INPUTS
     total = entry["b2"] * entry["scale"]
     for k in range(entry["hidden"]):
         unit = entry["b1"][k] + sum(v * entry["w1"][i][k] for i, v in enumerate(inputs))
@@ -67,52 +75,91 @@ def test_a_network_follows_takebacks() -> None:
         board.undo()
 
 
-def test_the_trainer_reads_the_networks_inputs_off_the_features() -> None:
-    rows, expected = [], []
-    matrix = positions.code_matrix(Rule.FREESTYLE)
-    for board in random_boards(Rule.FREESTYLE, 2, plies=40):
+def test_the_trainer_computes_what_the_engine_does() -> None:
+    """The trainer's inputs, code sums and forward pass, from tuning.positions' features and code counts, give the
+    engine's evaluation (to the code values' rounding and the final truncation)."""
+    entry = net_weights.NETS["freestyle"]
+    game = random_game(Rule.FREESTYLE, 2, 40)
+    data = positions.extract([game])
+    codes = net.CodeCounts(data["code_row"], data["code_col"], data["code_count"], len(data["y"]))
+    inputs = net.net_inputs(data["x"], data["threat"])
+    assert inputs.shape[1] == net.CLASS_INPUTS == eval_net.INPUTS - 2
+    logits = net.forward(entry, inputs, codes)
+    expected = []
+    for board, _ in positions.game_positions(game):
         me = board.side
-        rows.append((positions.features(board, matrix), threat_index(board, me)))
-        expected.append([board.count(me, k) for k in range(len(Pattern4))]
-                        + [board.count(3 - me, k) for k in range(len(Pattern4))]
-                        + [(threat_index(board, me) >> b) & 1 for b in range(9)])
-    inputs = net.net_inputs(np.array([r[0] for r in rows]), np.array([r[1] for r in rows]))
-    assert inputs.shape[1] == eval_net.INPUTS
-    assert np.array_equal(inputs, np.array(expected, float))
+        assert list(inputs[len(expected)]) == [board.count(me, k) for k in range(len(Pattern4))] + \
+            [board.count(3 - me, k) for k in range(len(Pattern4))] + \
+            [(threat_index(board, me) >> b) & 1 for b in range(net.THREAT_BITS)]
+        expected.append(evaluate(board, me))
+    assert len(expected) == len(logits) > 10
+    assert np.abs(logits * entry["scale"] - np.array(expected)).max() < 8
+
+
+def planted_codes(rng: np.random.Generator, n: int, order: np.ndarray) -> net.CodeCounts:
+    """Eight code counts a row (rows in `order`): codes 0-29 of the side to move and of the waiting side."""
+    rows = np.repeat(order, 8)
+    columns = rng.integers(0, 30, 8 * n) + NUM_CODES * rng.integers(0, 2, 8 * n)
+    return net.CodeCounts(rows, columns, rng.integers(1, 5, 8 * n), n)
 
 
 def test_training_recovers_a_planted_network() -> None:
-    """Labels drawn from a known network: on held-out rows the trained one is far better than a constant guess and
-    than one hidden unit (the labels are not a monotone function of one sum of the inputs)."""
+    """Labels drawn from a known network with code values: on held-out rows the trained one is far better than a
+    constant guess, than one hidden unit (the labels are not a monotone function of one sum of the inputs) and
+    than the same training on code counts that belong to other rows (the code values are learned)."""
     rng = np.random.default_rng(3)
     n = 6000
     inputs = np.hstack([rng.poisson(4.0, (n, 28)).astype(float), rng.integers(0, 2, (n, 9)).astype(float)])
-    planted = {"w1": rng.normal(0, 0.4, (37, 4)), "b1": rng.normal(0, 1, 4), "w2": np.array([3.0, -3.0, 2.5, -2.0]),
-               "b2": 0.0}
-    planted["b1"] -= (inputs.mean(axis=0) @ planted["w1"])  # centre the hidden units on the data
-    p = 1 / (1 + np.exp(-net.forward(planted, inputs)))
+    codes = planted_codes(np.random.default_rng(5), n, np.arange(n))
+    values = np.zeros(2 * NUM_CODES)
+    values[:30] = rng.normal(0, 0.5, 30)
+    values[NUM_CODES:NUM_CODES + 30] = rng.normal(0, 0.5, 30)
+    planted = {"w1": rng.normal(0, 0.4, (39, 4)), "b1": rng.normal(0, 1, 4), "w2": np.array([3.0, -3.0, 2.5, -2.0]),
+               "b2": 0.0, "codes": {role: [(code, values[part * NUM_CODES + code]) for code in range(30)]
+                                    for part, role in enumerate(ROLES)}}
+    full = np.hstack([inputs, codes.sums(values)])
+    planted["b1"] -= (full.mean(axis=0) @ planted["w1"])  # centre the hidden units on the data
+    p = 1 / (1 + np.exp(-net.forward(planted, inputs, codes)))
     y = (rng.random(n) < p).astype(float)
     held = np.arange(n) % 10 == 0
     stop = np.arange(n) % 10 == 1
-    trained, _ = net.train(inputs, y, ~held & ~stop, stop, hidden=8, epochs=30, seed=1)
-    single, _ = net.train(inputs, y, ~held & ~stop, stop, hidden=1, epochs=30, seed=1)
-    best = net.loss(net.forward(planted, inputs[held]), y[held])
-    got = net.loss(net.forward(trained, inputs[held]), y[held])
+    trained, _ = net.train(inputs, codes, y, ~held & ~stop, stop, hidden=8, epochs=30, seed=1)
+    single, _ = net.train(inputs, codes, y, ~held & ~stop, stop, hidden=1, epochs=30, seed=1)
+    others = planted_codes(np.random.default_rng(5), n, np.random.default_rng(6).permutation(n))
+    blind, _ = net.train(inputs, others, y, ~held & ~stop, stop, hidden=8, epochs=30, seed=1)
+    best = net.loss(net.forward(planted, inputs, codes)[held], y[held])
+    got = net.loss(net.forward(trained, inputs, codes)[held], y[held])
     constant = net.loss(np.full(held.sum(), np.log(y.mean() / (1 - y.mean()))), y[held])
-    assert best < got < constant - 0.3  # measured: planted 0.14, trained 0.27, constant 0.69
-    assert got < net.loss(net.forward(single, inputs[held]), y[held]) - 0.1  # one unit: 0.42
+    assert best < got < constant - 0.3  # measured: planted 0.13, trained 0.29, constant 0.69
+    assert got < net.loss(net.forward(single, inputs, codes)[held], y[held]) - 0.1  # one unit: 0.41
+    assert got < net.loss(net.forward(blind, inputs, others)[held], y[held]) - 0.05  # others' codes: 0.41
 
 
 def test_the_weights_file_round_trips() -> None:
     rng = np.random.default_rng(4)
     entry = {"source": "a test's network, with 'quotes' and \"more\"", "hidden": 3, "scale": 101.5,
              "w1": rng.normal(0, 1, (eval_net.INPUTS, 3)).round(6).tolist(), "b1": [0.5, -0.25, 0.0],
-             "w2": [1.0, -2.0, 0.125], "b2": -0.5}
+             "w2": [1.0, -2.0, 0.125], "b2": -0.5, "codes": {"mover": [(3, 0.25), (17, -1.5)], "waiter": [(5, 2.0)]}}
     namespace: dict = {}
     exec(compile(net.render({"freestyle": entry}), "net_weights.py", "exec"), namespace)
     loaded = namespace["NETS"]["freestyle"]
     assert loaded["source"] == entry["source"] and loaded["hidden"] == 3 and loaded["scale"] == 101.5
     assert [list(row) for row in loaded["w1"]] == entry["w1"]
     assert list(loaded["b1"]) == entry["b1"] and list(loaded["w2"]) == entry["w2"] and loaded["b2"] == -0.5
+    assert {role: list(pairs) for role, pairs in loaded["codes"].items()} == entry["codes"]
     hidden, packed = eval_net.tables("freestyle")
     assert hidden == net_weights.NETS["freestyle"]["hidden"] and len(packed) == (eval_net.INPUTS + 2) * hidden + 1
+
+
+def test_a_forbidden_cell_has_no_code_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under renju a code that is forbidden for black is worth nothing to black (the trainer's positions leave
+    such cells out) and its value to white."""
+    classes = patterns.code_classes(Rule.RENJU)
+    forbidden = next(code for code in range(NUM_CODES) if classes[code] & 15 == Pattern4.FORBID)
+    entry = dict(net_weights.NETS["freestyle"], codes={"mover": [(forbidden, 1.0)], "waiter": [(forbidden, -2.0)]})
+    monkeypatch.setattr(net_weights, "NETS", {"renju": entry})
+    values = eval_net.code_values(Rule.RENJU)
+    for role, value in enumerate((1.0, -2.0)):
+        assert values[role * NUM_CODES + forbidden] == 0  # black
+        assert values[(2 + role) * NUM_CODES + forbidden] == value * eval_net.CODE_SCALE  # white
+    assert eval_net.code_values(Rule.STANDARD) is None

@@ -1,8 +1,9 @@
 """Train the evaluation network (pbrain/eval_net.py) on labelled positions and write pbrain/net_weights.py.
 
 The network sees what the linear evaluation sees, the class counts of both sides and the threat bits
-(eval_net's inputs, taken from tuning.positions' features), but combines them through one hidden layer of ReLU
-units instead of summing them. It is trained on the log loss of sigmoid(output) against the labels, by Adam on
+(taken from tuning.positions' features), and two sums of per-pattern-code values over the empty cells of each side
+(from the positions' code counts; the values are learned with the network), and combines them through one hidden
+layer of ReLU units instead of summing them. It is trained on the log loss of sigmoid(output) against the labels, by Adam on
 minibatches; games, not positions, are split by a hash of their names (`tenths`: the split stays put when data is
 added): a tenth held out for the report, another tenth for choosing the epoch (early stopping). The output is stored in the search's units: times the scale K that the rule's shipped
 linear evaluation has on the same positions (tuning.fit.fit_scale), so margins and windows keep their meaning.
@@ -23,13 +24,15 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from pbrain import eval_net, eval_weights, net_weights
-from pbrain.patterns import Pattern, Pattern4
+from pbrain.patterns import NUM_CODES, ROLES, Pattern, Pattern4
 from tuning.fit import fit_scale, weight_vector
 
 NETS_FILE = Path(net_weights.__file__)
 CLASSES = len(Pattern4)
 HALF = len(Pattern) + CLASSES  # one role's columns of tuning.positions' features: lines, then classes
-THREAT_BITS = eval_net.INPUTS - 2 * CLASSES
+CLASS_INPUTS = eval_net.INPUTS - 2
+"""The network's inputs before its two code sums."""
+THREAT_BITS = CLASS_INPUTS - 2 * CLASSES
 
 
 def tenths(games: np.ndarray) -> np.ndarray:
@@ -38,17 +41,56 @@ def tenths(games: np.ndarray) -> np.ndarray:
 
 
 def net_inputs(x: np.ndarray, threat: np.ndarray) -> np.ndarray:
-    """float64[n, eval_net.INPUTS]: the network's inputs from tuning.positions' features `x` (the waiting side's
-    columns are negated counts there) and threat indexes."""
+    """float64[n, CLASS_INPUTS]: the network's inputs but the code sums, from tuning.positions' features `x` (the
+    waiting side's columns are negated counts there) and threat indexes."""
     mover = x[:, len(Pattern):HALF]
     waiter = -x[:, HALF + len(Pattern):2 * HALF]
     bits = (threat.astype(int)[:, None] >> np.arange(THREAT_BITS)) & 1
     return np.hstack([mover, waiter, bits]).astype(float)
 
 
-def forward(net: dict, inputs: np.ndarray) -> np.ndarray:
-    """The network's logits (before the scale) for rows of inputs: the function eval_net computes."""
-    hidden = np.maximum(inputs @ np.asarray(net["w1"]) + np.asarray(net["b1"]), 0.0)
+class CodeCounts:
+    """The positions' pattern-code counts, row by row (compressed rows): columns 0..NUM_CODES-1 count the side to
+    move's empty cells with each code, the next NUM_CODES the waiting side's (tuning.positions' code counts, the
+    sign dropped)."""
+
+    def __init__(self, rows: np.ndarray, columns: np.ndarray, counts: np.ndarray, n: int) -> None:
+        order = np.argsort(rows, kind="stable")
+        self.columns = columns[order].astype(np.int64)
+        self.counts = np.abs(counts[order]).astype(float)
+        self.starts = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).astype(np.int64)
+        self.n = n
+
+    def select(self, chunk: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The entries of rows `chunk`: (row within chunk, column, count)."""
+        begin = self.starts[chunk]
+        lengths = self.starts[chunk + 1] - begin
+        local = np.repeat(np.arange(len(chunk)), lengths)
+        index = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(begin, lengths)
+        return local, self.columns[index], self.counts[index]
+
+    def sums(self, values: np.ndarray, chunk: Optional[np.ndarray] = None) -> np.ndarray:
+        """float64[rows, 2]: each row's code sums under `values` (2 x NUM_CODES, the mover's then the waiter's)."""
+        chunk = np.arange(self.n) if chunk is None else chunk
+        local, columns, counts = self.select(chunk)
+        slot = 2 * local + (columns >= NUM_CODES)
+        return np.bincount(slot, weights=counts * values[columns], minlength=2 * len(chunk)).reshape(-1, 2)
+
+
+def code_vector(net: dict) -> np.ndarray:
+    """float64[2 x NUM_CODES]: the network's code values (net["codes"]) in CodeCounts' column order."""
+    out = np.zeros(2 * NUM_CODES)
+    for part, role in enumerate(ROLES):
+        for code, value in net["codes"][role]:
+            out[part * NUM_CODES + code] = value
+    return out
+
+
+def forward(net: dict, inputs: np.ndarray, codes: CodeCounts) -> np.ndarray:
+    """The network's logits (before the scale) for rows of inputs (net_inputs) and their code counts: the function
+    eval_net computes."""
+    full = np.hstack([inputs, codes.sums(code_vector(net))])
+    hidden = np.maximum(full @ np.asarray(net["w1"]) + np.asarray(net["b1"]), 0.0)
     return hidden @ np.asarray(net["w2"]) + net["b2"]
 
 
@@ -57,20 +99,24 @@ def loss(logits: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(np.logaddexp(0.0, logits) - y * logits))
 
 
-def train(inputs: np.ndarray, y: np.ndarray, fit: np.ndarray, stop: np.ndarray, hidden: int = 16,
+def train(inputs: np.ndarray, codes: CodeCounts, y: np.ndarray, fit: np.ndarray, stop: np.ndarray, hidden: int = 16,
           epochs: int = 50, seed: int = 0, l2: float = 1e-4, batch: int = 256) -> Tuple[dict, float]:
-    """Train on the rows `fit`, keeping the epoch with the least loss on the rows `stop`. Returns the network
-    (w1 [inputs][hidden], b1, w2, b2: the input standardisation folded into w1 and b1) and that loss."""
+    """Train on the rows `fit`, keeping the epoch with the least loss on the rows `stop`; the code values start at
+    zero and are learned with the weights (codes never seen stay zero). Returns the network (w1 [inputs][hidden],
+    b1, w2, b2: the standardisation of the other inputs folded into w1 and b1; codes: per role, (code, value) for
+    every code with a value) and that loss."""
     rng = np.random.default_rng(seed)
     mean = inputs[fit].mean(axis=0)
     spread = inputs[fit].std(axis=0)
     spread[spread < 1e-9] = 1.0
     a = (inputs - mean) / spread
-    params = [rng.normal(0, 1 / np.sqrt(a.shape[1]), (a.shape[1], hidden)), np.zeros(hidden),
-              rng.normal(0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
+    width = a.shape[1] + 2
+    params = [rng.normal(0, 1 / np.sqrt(width), (width, hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / np.sqrt(hidden), hidden), np.zeros(1), np.zeros(2 * NUM_CODES)]
     first = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
     rows = np.flatnonzero(fit)
+    stop_rows = np.flatnonzero(stop)
     best, kept, step, rate = np.inf, [p.copy() for p in params], 0, 3e-3
     for epoch in range(epochs):
         if epoch == epochs // 2:
@@ -78,12 +124,17 @@ def train(inputs: np.ndarray, y: np.ndarray, fit: np.ndarray, stop: np.ndarray, 
         order = rng.permutation(rows)
         for start in range(0, len(order), batch):
             chunk = order[start:start + batch]
-            pre = a[chunk] @ params[0] + params[1]
+            full = np.hstack([a[chunk], codes.sums(params[4], chunk)])
+            pre = full @ params[0] + params[1]
             post = np.maximum(pre, 0.0)
             g = (1.0 / (1.0 + np.exp(-(post @ params[2] + params[3][0]))) - y[chunk]) / len(chunk)
             back = np.outer(g, params[2]) * (pre > 0)
-            grads = [a[chunk].T @ back + l2 * params[0], back.sum(axis=0), post.T @ g + l2 * params[2],
-                     np.array([g.sum()])]
+            to_sums = back @ params[0][-2:].T  # d loss / d (mover's sum, waiter's sum), row by row
+            local, columns, counts = codes.select(chunk)
+            to_codes = np.bincount(columns, weights=counts * to_sums[local, (columns >= NUM_CODES).astype(int)],
+                                   minlength=2 * NUM_CODES)
+            grads = [full.T @ back + l2 * params[0], back.sum(axis=0), post.T @ g + l2 * params[2],
+                     np.array([g.sum()]), to_codes + l2 * params[4]]
             step += 1
             for p, m, v, d in zip(params, first, second, grads):  # Adam
                 m *= 0.9
@@ -91,12 +142,17 @@ def train(inputs: np.ndarray, y: np.ndarray, fit: np.ndarray, stop: np.ndarray, 
                 v *= 0.999
                 v += 0.001 * d * d
                 p -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
-        held = loss(np.maximum(a[stop] @ params[0] + params[1], 0.0) @ params[2] + params[3][0], y[stop])
+        full = np.hstack([a[stop], codes.sums(params[4], stop_rows)])
+        held = loss(np.maximum(full @ params[0] + params[1], 0.0) @ params[2] + params[3][0], y[stop])
         if held < best:
             best, kept = held, [p.copy() for p in params]
-    w1 = kept[0] / spread[:, None]
-    b1 = kept[1] - (mean / spread) @ kept[0]
-    return {"hidden": hidden, "w1": w1, "b1": b1, "w2": kept[2], "b2": float(kept[3][0])}, best
+    w1 = kept[0].copy()
+    w1[:-2] /= spread[:, None]
+    b1 = kept[1] - (mean / spread) @ kept[0][:-2]
+    values = kept[4]
+    net_codes = {role: [(code, float(values[part * NUM_CODES + code])) for code in range(NUM_CODES)
+                        if values[part * NUM_CODES + code] != 0.0] for part, role in enumerate(ROLES)}
+    return {"hidden": hidden, "w1": w1, "b1": b1, "w2": kept[2], "b2": float(kept[3][0]), "codes": net_codes}, best
 
 
 def linear_scale(x: np.ndarray, y: np.ndarray, threat: np.ndarray, rule: str) -> float:
@@ -117,7 +173,11 @@ def render(nets: Dict[str, dict]) -> str:
                   f'        "hidden": {net["hidden"]},', f'        "scale": {net["scale"]!r},', '        "w1": (']
         lines += [f"            {_numbers(row)}," for row in net["w1"]]
         lines += ["        ),", f'        "b1": {_numbers(net["b1"])},', f'        "w2": {_numbers(net["w2"])},',
-                  f'        "b2": {round(float(net["b2"]), 6) + 0.0!r},', "    },"]
+                  f'        "b2": {round(float(net["b2"]), 6) + 0.0!r},', '        "codes": {']
+        for role in ROLES:
+            pairs = ", ".join(f"({code}, {round(float(value), 6) + 0.0!r})" for code, value in net["codes"][role])
+            lines.append(f"            {json.dumps(role)}: ({pairs}{',' if len(net['codes'][role]) == 1 else ''}),")
+        lines += ["        },", "    },"]
     return "\n".join(lines + ["}", ""])
 
 
@@ -138,6 +198,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"--hidden must be 1..{eval_net.MAX_HIDDEN}")
     data = [np.load(path) for path in args.positions]
     columns = {key: np.concatenate([d[key] for d in data]) for key in ("x", "y", "rule", "game", "threat")}
+    offsets = np.cumsum([0] + [len(d["y"]) for d in data])
+    code_rows = np.concatenate([d["code_row"] + offset for d, offset in zip(data, offsets)])
+    code_cols = np.concatenate([d["code_col"] for d in data])
+    code_counts = np.concatenate([d["code_count"] for d in data])
     nets = dict(net_weights.NETS)
     for rule in sorted(set(columns["rule"].tolist())):
         mask = columns["rule"] == rule
@@ -146,14 +210,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             continue
         x, y, games, threat = (columns[key][mask] for key in ("x", "y", "game", "threat"))
         inputs = net_inputs(x, threat)
+        renumber = np.cumsum(mask) - 1
+        keep = mask[code_rows]
+        codes = CodeCounts(renumber[code_rows[keep]], code_cols[keep], code_counts[keep], int(mask.sum()))
         tenth = tenths(games)
         held, stop, fit = tenth == 0, tenth == 1, tenth >= 2
         scale = args.scale or linear_scale(x[~held], y[~held], threat[~held], rule)
-        net, stop_loss = train(inputs, y, fit, stop, args.hidden, args.epochs, args.seed)
+        net, stop_loss = train(inputs, codes, y, fit, stop, args.hidden, args.epochs, args.seed)
         table = np.array(eval_weights.threat_values(rule), dtype=float)[threat[held].astype(int)]
         linear = (x[held] @ weight_vector(eval_weights.for_rule(rule)) + table) / (scale * (1 << eval_weights.SHIFT))
         report = (f"{int(mask.sum()):,} positions of {len(set(games.tolist()))} games, {args.hidden} hidden units; "
-                  f"held-out loss {loss(forward(net, inputs[held]), y[held]):.4f} (the linear evaluation: "
+                  f"held-out loss {loss(forward(net, inputs, codes)[held], y[held]):.4f} (the linear evaluation: "
                   f"{loss(linear, y[held]):.4f}), K {scale:.2f}")
         print(f"{rule}: {report}", file=sys.stderr)
         data_note = f" ({args.data})" if args.data else ""
