@@ -3,10 +3,11 @@
 The network sees what the linear evaluation sees, the class counts of both sides and the threat bits
 (taken from tuning.positions' features), and two sums of per-pattern-code values over the empty cells of each side
 (from the positions' code counts; the values are learned with the network), and combines them through one hidden
-layer of ReLU units instead of summing them. It is trained on the log loss of sigmoid(output) against the labels, by Adam on
-minibatches; games, not positions, are split by a hash of their names (`tenths`: the split stays put when data is
-added): a tenth held out for the report, another tenth for choosing the epoch (early stopping). The output is stored in the search's units: times the scale K that the rule's shipped
-linear evaluation has on the same positions (tuning.fit.fit_scale), so margins and windows keep their meaning.
+layer of ReLU units instead of summing them. It is trained on the log loss of sigmoid(output) against the labels,
+by Adam on minibatches; games, not positions, are split by a hash of their names (`tenths`: the split stays put
+when data is added): a tenth held out for the report, another tenth for choosing the epoch (early stopping). The
+output is stored in the search's units: times the scale K that the rule's shipped linear evaluation has on the
+same positions (tuning.fit.fit_scale), so margins and windows keep their meaning.
 
     python -m tuning.net /tmp/leaf-positions.npz /tmp/more.npz --hidden 16      # writes pbrain/net_weights.py
     python -m tuning.net /tmp/leaf-positions.npz --dry-run
@@ -26,6 +27,7 @@ import numpy as np
 from pbrain import eval_net, eval_weights, net_weights
 from pbrain.patterns import NUM_CODES, ROLES, Pattern, Pattern4
 from tuning.fit import fit_scale, weight_vector
+from tuning.positions import correction_vector
 
 NETS_FILE = Path(net_weights.__file__)
 CLASSES = len(Pattern4)
@@ -77,19 +79,11 @@ class CodeCounts:
         return np.bincount(slot, weights=counts * values[columns], minlength=2 * len(chunk)).reshape(-1, 2)
 
 
-def code_vector(net: dict) -> np.ndarray:
-    """float64[2 x NUM_CODES]: the network's code values (net["codes"]) in CodeCounts' column order."""
-    out = np.zeros(2 * NUM_CODES)
-    for part, role in enumerate(ROLES):
-        for code, value in net["codes"][role]:
-            out[part * NUM_CODES + code] = value
-    return out
-
-
 def forward(net: dict, inputs: np.ndarray, codes: CodeCounts) -> np.ndarray:
     """The network's logits (before the scale) for rows of inputs (net_inputs) and their code counts: the function
     eval_net computes."""
-    full = np.hstack([inputs, codes.sums(code_vector(net))])
+    # the code values are laid out as the linear evaluation's per-code corrections: one reader serves both
+    full = np.hstack([inputs, codes.sums(correction_vector({"code": net["codes"]}))])
     hidden = np.maximum(full @ np.asarray(net["w1"]) + np.asarray(net["b1"]), 0.0)
     return hidden @ np.asarray(net["w2"]) + net["b2"]
 
