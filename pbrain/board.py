@@ -120,6 +120,9 @@ class Board:
         self.near_word = array("i", near_word)
         self.near_mask = array("Q", near_mask)
         self.reset()
+        if self.net_hidden > 0 and (width, height) != (eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE):
+            trained = Board(eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE, rule).empty_inputs()
+            self.net_hidden, self.net_weights = eval_net.tables(rule_enum.name.lower(), self.empty_inputs(), trained)
 
     def reset(self) -> None:
         """Empty the board; black to move."""
@@ -203,6 +206,11 @@ class Board:
                     elif self.class_value[slot] != value:
                         return False
         return True
+
+    def empty_inputs(self) -> tuple:
+        """(class NONE count, black's code sums as the side to move and as the side that waits): on the empty board,
+        the evaluation network's inputs that grow with the board (eval_net.tables)."""
+        return self.p4count[P4_NONE], self.eval_sum(0, 0), self.eval_sum(0, 1)
 
     def eval_sum(self, ci: int, role: int) -> int:
         """The sum of the values of colour index `ci`'s empty cells in `role` (0: as the side to move, 1: as the

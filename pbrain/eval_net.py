@@ -20,22 +20,36 @@ from pbrain.rules import Rule
 
 INPUTS = 39
 """14 class counts for each side, 9 threat bits, 2 code sums."""
+CLASSES = len(Pattern4)
+TRAINED_SIZE = 15
+"""The networks learned from positions on 15x15 boards (tables shifts them to other sizes)."""
 MAX_HIDDEN = 32
 CODE_SCALE = 1024
 """The code values are stored as integers, this many to a unit of the network's input."""
 
 
-def tables(rule: str) -> Tuple[int, array]:
+def tables(rule: str, empty: Tuple[int, int, int] = (0, 0, 0),
+           trained: Tuple[int, int, int] = (0, 0, 0)) -> Tuple[int, array]:
     """(hidden units, packed weights) of `rule`'s network, (0, one zero) when it has none. Packed: the input
     weights row by row (an input's weights to every hidden unit together), the hidden biases, the output weights
-    times the scale, the output bias times the scale."""
+    times the scale, the output bias times the scale.
+
+    `empty` and `trained` are Board.empty_inputs of an empty board of the size played and of TRAINED_SIZE: the
+    class NONE counts and the code sums count every empty cell, so on a larger board every position would read as
+    one with far more empty cells than any the network learned from (on 20x20, about +300 for the side to move);
+    the hidden biases take the difference, and the two boards' empty cells read alike."""
     net = net_weights.NETS.get(rule)
     if net is None:
         return 0, array("d", [0.0])
     hidden = net["hidden"]
     assert 0 < hidden <= MAX_HIDDEN and len(net["w1"]) == INPUTS and all(len(row) == hidden for row in net["w1"])
     scale = net["scale"]
-    packed = [v for row in net["w1"] for v in row] + list(net["b1"]) + [v * scale for v in net["w2"]]
+    w1 = net["w1"]
+    none = trained[0] - empty[0]
+    mover, waiter = (trained[1] - empty[1]) / CODE_SCALE, (trained[2] - empty[2]) / CODE_SCALE
+    biases = [bias + none * (w1[Pattern4.NONE][k] + w1[CLASSES + Pattern4.NONE][k]) + mover * w1[INPUTS - 2][k]
+              + waiter * w1[INPUTS - 1][k] for k, bias in enumerate(net["b1"])]
+    packed = [v for row in net["w1"] for v in row] + biases + [v * scale for v in net["w2"]]
     return hidden, array("d", packed + [net["b2"] * scale])
 
 

@@ -7,8 +7,8 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 459087
-SIGNATURE_MOVES = [(7, 5), (9, 8), (9, 9), (7, 8), (8, 9), (5, 9)]
+SIGNATURE_NODES = 459516
+SIGNATURE_MOVES = [(7, 5), (9, 8), (9, 10), (7, 8), (8, 9), (5, 9)]
 
 
 @pytest.mark.skipif(not pbrain.compiled(), reason="the full-depth bench takes minutes interpreted")

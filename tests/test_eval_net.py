@@ -1,6 +1,8 @@
 """The evaluation network (pbrain/eval_net.py) and its trainer (tuning/net.py)."""
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -56,11 +58,36 @@ def test_freestyle_is_valued_by_its_network() -> None:
 
 
 def test_a_rule_without_a_network_keeps_the_linear_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert "standard" not in net_weights.NETS
-    assert Board(15, 15, int(Rule.STANDARD)).net_hidden == 0
+    assert "caro" not in net_weights.NETS
+    assert Board(15, 15, int(Rule.CARO)).net_hidden == 0
     monkeypatch.setattr(net_weights, "NETS", {})
     assert Board(15, 15, int(Rule.FREESTYLE)).net_hidden == 0
     assert eval_net.tables("freestyle")[0] == 0
+
+
+@pytest.mark.parametrize("width, height", [(20, 20), (32, 32), (11, 11), (20, 15)])
+def test_an_empty_board_of_any_size_reads_as_the_trained_one(width: int, height: int) -> None:
+    """The class NONE counts and the code sums count every empty cell: a board of another size than the positions
+    the network learned from shifts its hidden biases so that its empty board is valued as the empty 15x15 one."""
+    trained = Board(eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE, int(Rule.FREESTYLE))
+    board = Board(width, height, int(Rule.FREESTYLE))
+    assert board.empty_inputs() != trained.empty_inputs()
+    assert abs(evaluate(board, board.side) - evaluate(trained, trained.side)) <= 1
+
+
+def test_a_position_in_the_middle_of_a_20x20_board_is_valued_as_on_15x15() -> None:
+    """Twelve stones at least four cells from 15x15's edges: only the cells near them see the edges differently
+    (without the shift: 200-380 more for the side to move on 20x20)."""
+    rng = random.Random(5)
+    differences = []
+    for _ in range(8):
+        stones = rng.sample([(x, y) for x in range(4, 11) for y in range(4, 11)], 12)
+        small, large = Board(15, 15, int(Rule.FREESTYLE)), Board(20, 20, int(Rule.FREESTYLE))
+        for x, y in stones:
+            small.play(x, y)
+            large.play(x + 2, y + 2)
+        differences.append(abs(evaluate(large, large.side) - evaluate(small, small.side)))
+    assert sum(differences) / len(differences) < 50
 
 
 def test_a_network_follows_takebacks() -> None:
@@ -162,4 +189,4 @@ def test_a_forbidden_cell_has_no_code_value(monkeypatch: pytest.MonkeyPatch) -> 
     for role, value in enumerate((1.0, -2.0)):
         assert values[role * NUM_CODES + forbidden] == 0  # black
         assert values[(2 + role) * NUM_CODES + forbidden] == value * eval_net.CODE_SCALE  # white
-    assert eval_net.code_values(Rule.STANDARD) is None
+    assert eval_net.code_values(Rule.CARO) is None
