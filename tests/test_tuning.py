@@ -58,6 +58,7 @@ def test_class_only_weights_are_read_off_the_class_counters(monkeypatch: pytest.
                "class": {r: tuple(rng.randint(-50, 50) for _ in patterns.Pattern4) for r in patterns.ROLES},
                "tempo": 21}
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
+    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(made_up)
     board = Board(15, 15, int(Rule.STANDARD))
@@ -78,6 +79,7 @@ def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatc
                "class": {r: tuple(rng.randint(-50, 50) for _ in patterns.Pattern4) for r in patterns.ROLES},
                "tempo": 37}
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
+    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(made_up)
     record = random_game(Rule.STANDARD, 9, plies=60)
@@ -93,6 +95,7 @@ def test_the_threat_table_adds_its_entry_for_the_threats_on_the_board(monkeypatc
     """eval = features . weights + threat table[threat_index]; the index's bits follow the two sides' threats."""
     table = tuple((index, 16 * (index % 7) - 40) for index in range(1 << eval_weights.THREAT_BITS))
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", dict(eval_weights.for_rule("freestyle"), threat=table))
+    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(eval_weights.for_rule("standard"))
     board = Board(15, 15, int(Rule.STANDARD))
@@ -375,6 +378,7 @@ def test_code_corrections_enter_the_evaluation(monkeypatch: pytest.MonkeyPatch) 
     values = np.array([rng.randint(-40, 40) or 1 for _ in columns], float)
     made_up = dict(base, code=fit.corrections_of(columns, values))
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
+    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(made_up)
     corrections = positions.correction_vector(made_up)
