@@ -21,6 +21,7 @@ from pbrain.rules import Rule
 INPUTS = 39
 """14 class counts for each side, 9 threat bits, 2 code sums."""
 CLASSES = len(Pattern4)
+"""Class counts of each side among the inputs."""
 TRAINED_SIZE = 15
 """The networks learned from positions on 15x15 boards (tables shifts them to other sizes)."""
 MAX_HIDDEN = 32

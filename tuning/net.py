@@ -25,12 +25,12 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from pbrain import eval_net, eval_weights, net_weights
-from pbrain.patterns import NUM_CODES, ROLES, Pattern, Pattern4
+from pbrain.patterns import NUM_CODES, ROLES, Pattern
 from tuning.fit import fit_scale, weight_vector
 from tuning.positions import correction_vector
 
 NETS_FILE = Path(net_weights.__file__)
-CLASSES = len(Pattern4)
+CLASSES = eval_net.CLASSES
 HALF = len(Pattern) + CLASSES  # one role's columns of tuning.positions' features: lines, then classes
 CLASS_INPUTS = eval_net.INPUTS - 2
 """The network's inputs before its two code sums."""
