@@ -98,7 +98,6 @@ class Board:
         self.values_by_class = self._fill_class_values()
         self.tempo = eval_weights.tempo(rule_enum.name.lower())
         self.threat_value = array("i", eval_weights.threat_values(rule_enum.name.lower()))
-        self.net_hidden, self.net_weights = eval_net.tables(rule_enum.name.lower())
         self.dir_offset = array("i", [dy * self.stride + dx for dx, dy in DIRECTIONS])
         # shift_after[j]: bits, in the key of cell n, of the cell j steps after n; shift_before: j steps before.
         self.shift_after = array("i", [0] + [patterns.neighbour_shift(j) for j in range(1, PADDING + 1)])
@@ -120,9 +119,10 @@ class Board:
         self.near_word = array("i", near_word)
         self.near_mask = array("Q", near_mask)
         self.reset()
-        if self.net_hidden > 0 and (width, height) != (eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE):
+        empty = trained = self.empty_inputs()
+        if net_codes is not None and (width, height) != (eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE):
             trained = Board(eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE, rule).empty_inputs()
-            self.net_hidden, self.net_weights = eval_net.tables(rule_enum.name.lower(), self.empty_inputs(), trained)
+        self.net_hidden, self.net_weights = eval_net.tables(rule_enum.name.lower(), empty, trained)
 
     def reset(self) -> None:
         """Empty the board; black to move."""
