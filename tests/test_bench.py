@@ -7,7 +7,7 @@ import pytest
 import pbrain
 from pbrain import bench
 
-SIGNATURE_NODES = 459981
+SIGNATURE_NODES = 460502
 SIGNATURE_MOVES = [(7, 5), (9, 8), (9, 10), (7, 8), (8, 9), (5, 9)]
 
 
