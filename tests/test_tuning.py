@@ -17,6 +17,12 @@ from pbrain.rules import Rule
 from tuning import fit, games, label, positions
 
 
+@pytest.fixture
+def linear_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every rule evaluates with its linear weights (the fits' features), even one with a network."""
+    monkeypatch.setattr(net_weights, "NETS", {})
+
+
 def random_game(rule: Rule, seed: int, plies: int = 40) -> dict:
     """A game record of random moves near the stones (no engine), cut before anyone wins."""
     rng = random.Random(seed)
@@ -33,8 +39,8 @@ def random_game(rule: Rule, seed: int, plies: int = 40) -> dict:
 
 
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU, Rule.CARO])
-def test_features_times_weights_is_the_evaluation(rule: Rule, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, even for a rule with a network
+@pytest.mark.usefixtures("linear_evaluation")
+def test_features_times_weights_is_the_evaluation(rule: Rule) -> None:
     matrix = positions.code_matrix(rule)
     name = rule.name.lower()
     vector = fit.weight_vector(eval_weights.for_rule(name))
@@ -50,6 +56,7 @@ def test_features_times_weights_is_the_evaluation(rule: Rule, monkeypatch: pytes
     assert checked > 30
 
 
+@pytest.mark.usefixtures("linear_evaluation")
 def test_class_only_weights_are_read_off_the_class_counters(monkeypatch: pytest.MonkeyPatch) -> None:
     """Weights with no line or code terms: the board keeps no running sums, and the evaluation is still
     features . weights, through takebacks too."""
@@ -58,7 +65,6 @@ def test_class_only_weights_are_read_off_the_class_counters(monkeypatch: pytest.
                "class": {r: tuple(rng.randint(-50, 50) for _ in patterns.Pattern4) for r in patterns.ROLES},
                "tempo": 21}
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
-    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(made_up)
     board = Board(15, 15, int(Rule.STANDARD))
@@ -72,6 +78,7 @@ def test_class_only_weights_are_read_off_the_class_counters(monkeypatch: pytest.
     assert board.snapshot() == board.recomputed()
 
 
+@pytest.mark.usefixtures("linear_evaluation")
 def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """With every weight non-zero, the board's incremental sums still equal features . weights."""
     rng = random.Random(5)
@@ -79,7 +86,6 @@ def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatc
                "class": {r: tuple(rng.randint(-50, 50) for _ in patterns.Pattern4) for r in patterns.ROLES},
                "tempo": 37}
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
-    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(made_up)
     record = random_game(Rule.STANDARD, 9, plies=60)
@@ -91,11 +97,11 @@ def test_features_follow_the_weights_of_the_table(monkeypatch: pytest.MonkeyPatc
     assert board.snapshot() == board.recomputed()
 
 
+@pytest.mark.usefixtures("linear_evaluation")
 def test_the_threat_table_adds_its_entry_for_the_threats_on_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
     """eval = features . weights + threat table[threat_index]; the index's bits follow the two sides' threats."""
     table = tuple((index, 16 * (index % 7) - 40) for index in range(1 << eval_weights.THREAT_BITS))
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", dict(eval_weights.for_rule("freestyle"), threat=table))
-    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(eval_weights.for_rule("standard"))
     board = Board(15, 15, int(Rule.STANDARD))
@@ -364,6 +370,7 @@ def test_analyst_scores_become_probabilities() -> None:
     assert len(quiet_only["y"]) == 1 and quiet_only["y"][0] == pytest.approx(1 / (1 + np.exp(1)))
 
 
+@pytest.mark.usefixtures("linear_evaluation")
 def test_code_corrections_enter_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
     """Per-code corrections ("code") are added to the table: the evaluation is features . w + codes . corrections."""
     rng = random.Random(8)
@@ -378,7 +385,6 @@ def test_code_corrections_enter_the_evaluation(monkeypatch: pytest.MonkeyPatch) 
     values = np.array([rng.randint(-40, 40) or 1 for _ in columns], float)
     made_up = dict(base, code=fit.corrections_of(columns, values))
     monkeypatch.setitem(eval_weights.WEIGHTS, "standard", made_up)
-    monkeypatch.setattr(net_weights, "NETS", {})  # the linear evaluation, though standard has a network
     matrix = positions.code_matrix(Rule.STANDARD)
     vector = fit.weight_vector(made_up)
     corrections = positions.correction_vector(made_up)
