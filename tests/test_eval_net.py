@@ -102,32 +102,43 @@ def test_a_network_follows_takebacks() -> None:
         board.undo()
 
 
-def test_the_trainer_computes_what_the_engine_does() -> None:
+@pytest.mark.parametrize("size", [15, 20])
+def test_the_trainer_computes_what_the_engine_does(size: int) -> None:
     """The trainer's inputs, code sums and forward pass, from tuning.positions' features and code counts, give the
-    engine's evaluation (to the code values' rounding and the final truncation)."""
+    engine's evaluation (to the code values' rounding and the final truncation); off 15x15 once the board's size
+    shift is taken off the inputs (on 20x20 that shift is worth hundreds of points)."""
     entry = net_weights.NETS["freestyle"]
-    game = random_game(Rule.FREESTYLE, 2, 40)
+    game = dict(random_game(Rule.FREESTYLE, 2, 40), size=size)
     data = positions.extract([game])
-    codes = net.CodeCounts(data["code_row"], data["code_col"], data["code_count"], len(data["y"]))
-    inputs = net.net_inputs(data["x"], data["threat"])
+    assert data["size"].tolist() == [size] * len(data["y"])
+    raw = net.net_inputs(data["x"], data["threat"])
+    inputs, rows, columns, counts = net.shift_to_trained("freestyle", data["size"], raw, data["code_row"],
+                                                          data["code_col"], data["code_count"])
+    codes = net.CodeCounts(rows, columns, counts, len(data["y"]))
     assert inputs.shape[1] == net.CLASS_INPUTS == eval_net.INPUTS - 2
     logits = net.forward(entry, inputs, codes)
     expected = []
     for board, _ in positions.game_positions(game):
         me = board.side
-        assert list(inputs[len(expected)]) == [board.count(me, k) for k in range(len(Pattern4))] + \
+        assert list(raw[len(expected)]) == [board.count(me, k) for k in range(len(Pattern4))] + \
             [board.count(3 - me, k) for k in range(len(Pattern4))] + \
             [(threat_index(board, me) >> b) & 1 for b in range(net.THREAT_BITS)]
         expected.append(evaluate(board, me))
     assert len(expected) == len(logits) > 10
     assert np.abs(logits * entry["scale"] - np.array(expected)).max() < 8
+    if size != eval_net.TRAINED_SIZE:  # the shift matters: unshifted, the trainer would read another value
+        unshifted = net.forward(entry, raw, net.CodeCounts(data["code_row"], data["code_col"], data["code_count"],
+                                                           len(data["y"])))
+        assert np.abs(unshifted * entry["scale"] - np.array(expected)).mean() > 100
 
 
 def planted_codes(rng: np.random.Generator, n: int, order: np.ndarray) -> net.CodeCounts:
-    """Eight code counts a row (rows in `order`): codes 0-29 of the side to move and of the waiting side."""
+    """Eight code counts a row (rows in `order`): codes 0-29 of the side to move and of the waiting side (negated,
+    as tuning.positions stores them)."""
     rows = np.repeat(order, 8)
     columns = rng.integers(0, 30, 8 * n) + NUM_CODES * rng.integers(0, 2, 8 * n)
-    return net.CodeCounts(rows, columns, rng.integers(1, 5, 8 * n), n)
+    counts = rng.integers(1, 5, 8 * n) * np.where(columns < NUM_CODES, 1, -1)
+    return net.CodeCounts(rows, columns, counts, n)
 
 
 def test_training_recovers_a_planted_network() -> None:

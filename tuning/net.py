@@ -25,9 +25,11 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from pbrain import eval_net, eval_weights, net_weights
-from pbrain.patterns import NUM_CODES, ROLES, Pattern
+from pbrain.board import Board
+from pbrain.patterns import NUM_CODES, ROLES, Pattern, Pattern4
+from pbrain.rules import Rule
 from tuning.fit import fit_scale, weight_vector
-from tuning.positions import correction_vector
+from tuning.positions import code_counts, correction_vector
 
 NETS_FILE = Path(net_weights.__file__)
 CLASSES = eval_net.CLASSES
@@ -51,15 +53,44 @@ def net_inputs(x: np.ndarray, threat: np.ndarray) -> np.ndarray:
     return np.hstack([mover, waiter, bits]).astype(float)
 
 
+def size_shift(rule: str, size: int) -> Tuple[int, np.ndarray]:
+    """What an empty size x size board holds beyond an empty TRAINED_SIZE one among the network's inputs: (class
+    NONE cells, code counts as tuning.positions.code_counts gives them). The engine folds it into the hidden biases
+    (eval_net.tables); `shift_to_trained` takes it off the inputs, so that positions of every size train one
+    network that the engine reads alike."""
+    large = Board(size, size, int(Rule[rule.upper()]))
+    trained = Board(eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE, int(Rule[rule.upper()]))
+    none = large.count(large.side, Pattern4.NONE) - trained.count(trained.side, Pattern4.NONE)
+    return none, code_counts(large) - code_counts(trained)
+
+
+def shift_to_trained(rule: str, sizes: np.ndarray, inputs: np.ndarray, rows: np.ndarray, columns: np.ndarray,
+                     counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The inputs (net_inputs) and code counts (rows, columns, signed counts) of positions on boards of `sizes`,
+    with each board's size_shift taken off: the class NONE counts of both sides lowered, and entries added to the
+    code counts. Positions of TRAINED_SIZE are left as they are."""
+    inputs = inputs.copy()
+    extra = [(rows, columns, counts)]
+    for size in sorted(set(sizes.tolist()) - {eval_net.TRAINED_SIZE}):
+        at = np.flatnonzero(sizes == size)
+        none, codes = size_shift(rule, size)
+        inputs[at, Pattern4.NONE] -= none
+        inputs[at, CLASSES + Pattern4.NONE] -= none
+        shifted = np.flatnonzero(codes)
+        extra.append((np.repeat(at, len(shifted)), np.tile(shifted, len(at)), np.tile(-codes[shifted], len(at))))
+    return (inputs,) + tuple(np.concatenate([part[i] for part in extra]) for i in range(3))
+
+
 class CodeCounts:
     """The positions' pattern-code counts, row by row (compressed rows): columns 0..NUM_CODES-1 count the side to
-    move's empty cells with each code, the next NUM_CODES the waiting side's (tuning.positions' code counts, the
-    sign dropped)."""
+    move's empty cells with each code, the next NUM_CODES the waiting side's (tuning.positions' code counts, whose
+    waiting side is negated: the sign is taken off by column). A row may hold a column more than once (the counts
+    add up)."""
 
     def __init__(self, rows: np.ndarray, columns: np.ndarray, counts: np.ndarray, n: int) -> None:
         order = np.argsort(rows, kind="stable")
         self.columns = columns[order].astype(np.int64)
-        self.counts = np.abs(counts[order]).astype(float)
+        self.counts = np.where(self.columns < NUM_CODES, 1.0, -1.0) * counts[order]
         self.starts = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).astype(np.int64)
         self.n = n
 
@@ -192,21 +223,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"--hidden must be 1..{eval_net.MAX_HIDDEN}")
     data = [np.load(path) for path in args.positions]
     columns = {key: np.concatenate([d[key] for d in data]) for key in ("x", "y", "rule", "game", "threat")}
+    columns["size"] = np.concatenate([d["size"] if "size" in d else np.full(len(d["y"]), eval_net.TRAINED_SIZE)
+                                      for d in data])  # files from before sizes were kept: 15x15
     offsets = np.cumsum([0] + [len(d["y"]) for d in data])
     code_rows = np.concatenate([d["code_row"] + offset for d, offset in zip(data, offsets)])
     code_cols = np.concatenate([d["code_col"] for d in data])
-    code_counts = np.concatenate([d["code_count"] for d in data])
+    code_entries = np.concatenate([d["code_count"] for d in data])
     nets = dict(net_weights.NETS)
     for rule in sorted(set(columns["rule"].tolist())):
         mask = columns["rule"] == rule
         if mask.sum() < args.min_positions:
             print(f"{rule}: {mask.sum()} positions, fewer than {args.min_positions}: left alone", file=sys.stderr)
             continue
-        x, y, games, threat = (columns[key][mask] for key in ("x", "y", "game", "threat"))
-        inputs = net_inputs(x, threat)
+        x, y, games, threat, sizes = (columns[key][mask] for key in ("x", "y", "game", "threat", "size"))
         renumber = np.cumsum(mask) - 1
         keep = mask[code_rows]
-        codes = CodeCounts(renumber[code_rows[keep]], code_cols[keep], code_counts[keep], int(mask.sum()))
+        inputs, rows, cols, counts = shift_to_trained(rule, sizes, net_inputs(x, threat), renumber[code_rows[keep]],
+                                                      code_cols[keep], code_entries[keep].astype(float))
+        codes = CodeCounts(rows, cols, counts, int(mask.sum()))
         tenth = tenths(games)
         held, stop, fit = tenth == 0, tenth == 1, tenth >= 2
         scale = args.scale or linear_scale(x[~held], y[~held], threat[~held], rule)
@@ -217,6 +251,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   f"held-out loss {loss(forward(net, inputs, codes)[held], y[held]):.4f} (the linear evaluation: "
                   f"{loss(linear, y[held]):.4f}), K {scale:.2f}")
         print(f"{rule}: {report}", file=sys.stderr)
+        shipped = net_weights.NETS.get(rule)
+        for size in sorted(set(sizes[held].tolist())):
+            at = held & (sizes == size)
+            before = f", the shipped network {loss(forward(shipped, inputs, codes)[at], y[at]):.4f}" if shipped else ""
+            after = loss(forward(net, inputs, codes)[at], y[at])
+            print(f"  held out on {size}x{size}: {int(at.sum()):,} positions, loss {after:.4f}{before}, the linear "
+                  f"evaluation {loss(linear[at[held]], y[at]):.4f}", file=sys.stderr)
         data_note = f" ({args.data})" if args.data else ""
         net.update(source=f"tuning.net on {time.strftime('%Y-%m-%d')}: {report}{data_note}", scale=round(scale, 2))
         net["w1"] = [list(row) for row in net["w1"]]

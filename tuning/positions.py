@@ -144,13 +144,14 @@ def record_positions(record: dict, eval_scale: float, result_weight: float,
 
 def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: float = 0.0,
             mate: Optional[float] = 1.0) -> Dict[str, np.ndarray]:
-    """Features, labels, rule names and game numbers (record numbers) of every kept position of every record, its
-    threat table index ("threat", evaluation.threat_index) and its code counts as a sparse matrix (rows "code_row",
-    columns "code_col", values "code_count")."""
+    """Features, labels, rule names, board sizes and game numbers (record numbers) of every kept position of every
+    record, its threat table index ("threat", evaluation.threat_index) and its code counts as a sparse matrix (rows
+    "code_row", columns "code_col", values "code_count")."""
     rows: List[np.ndarray] = []
     threats: List[int] = []
     labels: List[float] = []
     rules: List[str] = []
+    sizes: List[int] = []
     games: List[int] = []
     sparse: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     matrices: Dict[str, np.ndarray] = {}
@@ -168,10 +169,12 @@ def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: f
             labels.append(label)
             threats.append(threat_index(board, board.side))
             rules.append(rule)
+            sizes.append(board.width)
             games.append(number)
     row, col, count = (np.concatenate([part[i] for part in sparse]) if sparse else np.zeros(0) for i in range(3))
     return {"x": np.array(rows).reshape(-1, len(FEATURES)), "y": np.array(labels), "rule": np.array(rules),
-            "game": np.array(games, dtype=np.int64), "threat": np.array(threats, dtype=np.int32), "code_row": row.astype(np.int32),
+            "size": np.array(sizes, dtype=np.int16), "game": np.array(games, dtype=np.int64),
+            "threat": np.array(threats, dtype=np.int32), "code_row": row.astype(np.int32),
             "code_col": col.astype(np.int32), "code_count": count.astype(np.int16)}
 
 
