@@ -173,6 +173,15 @@ def test_training_recovers_a_planted_network() -> None:
     assert got < net.loss(net.forward(blind, inputs, others)[held], y[held]) - 0.05  # others' codes: 0.41
 
 
+def test_games_of_different_positions_files_keep_apart() -> None:
+    """tuning.positions numbers each file's games from 0: game 0 of one file is not game 0 of the next."""
+    first, second = {"game": np.array([0, 0, 1])}, {"game": np.array([0, 1, 1])}
+    names = net.game_names([first, second])
+    assert len(set(names.tolist())) == 4
+    assert names[:3].tolist() == ["0", "0", "1"]  # the first file's split by tenths is kept
+    assert list(net.tenths(names[:3])) == list(net.tenths(first["game"]))
+
+
 def test_the_weights_file_round_trips() -> None:
     rng = np.random.default_rng(4)
     entry = {"source": "a test's network, with 'quotes' and \"more\"", "hidden": 3, "scale": 101.5,

@@ -44,6 +44,14 @@ def tenths(games: np.ndarray) -> np.ndarray:
     return np.array([zlib.crc32(str(game).encode()) % 10 for game in games.tolist()])
 
 
+def game_names(files: Sequence[Dict[str, np.ndarray]]) -> np.ndarray:
+    """The positions' game names over several positions files: tuning.positions numbers the games of each file
+    from 0, so the games of the files after the first are named "file index/number" (the first file's names stay,
+    and with them its split by tenths)."""
+    return np.concatenate([d["game"].astype(str) if i == 0 else np.char.add(f"{i}/", d["game"].astype(str))
+                           for i, d in enumerate(files)])
+
+
 def net_inputs(x: np.ndarray, threat: np.ndarray) -> np.ndarray:
     """float64[n, CLASS_INPUTS]: the network's inputs but the code sums, from tuning.positions' features `x` (the
     waiting side's columns are negated counts there) and threat indexes."""
@@ -222,7 +230,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not 0 < args.hidden <= eval_net.MAX_HIDDEN:
         parser.error(f"--hidden must be 1..{eval_net.MAX_HIDDEN}")
     data = [np.load(path) for path in args.positions]
-    columns = {key: np.concatenate([d[key] for d in data]) for key in ("x", "y", "rule", "game", "threat")}
+    columns = {key: np.concatenate([d[key] for d in data]) for key in ("x", "y", "rule", "threat")}
+    columns["game"] = game_names(data)
     columns["size"] = np.concatenate([d["size"] if "size" in d else np.full(len(d["y"]), eval_net.TRAINED_SIZE)
                                       for d in data])  # files from before sizes were kept: 15x15
     offsets = np.cumsum([0] + [len(d["y"]) for d in data])
