@@ -68,8 +68,7 @@ def size_shift(rule: str, size: int) -> Tuple[int, np.ndarray]:
     network that the engine reads alike."""
     large = Board(size, size, int(Rule[rule.upper()]))
     trained = Board(eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE, int(Rule[rule.upper()]))
-    none = large.count(large.side, Pattern4.NONE) - trained.count(trained.side, Pattern4.NONE)
-    return none, code_counts(large) - code_counts(trained)
+    return large.empty_inputs()[0] - trained.empty_inputs()[0], code_counts(large) - code_counts(trained)
 
 
 def shift_to_trained(rule: str, sizes: np.ndarray, inputs: np.ndarray, rows: np.ndarray, columns: np.ndarray,
@@ -254,18 +253,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         held, stop, fit = tenth == 0, tenth == 1, tenth >= 2
         scale = args.scale or linear_scale(x[~held], y[~held], threat[~held], rule)
         net, stop_loss = train(inputs, codes, y, fit, stop, args.hidden, args.epochs, args.seed)
+        logits = forward(net, inputs, codes)
         table = np.array(eval_weights.threat_values(rule), dtype=float)[threat[held].astype(int)]
         linear = (x[held] @ weight_vector(eval_weights.for_rule(rule)) + table) / (scale * (1 << eval_weights.SHIFT))
         report = (f"{int(mask.sum()):,} positions of {len(set(games.tolist()))} games, {args.hidden} hidden units; "
-                  f"held-out loss {loss(forward(net, inputs, codes)[held], y[held]):.4f} (the linear evaluation: "
+                  f"held-out loss {loss(logits[held], y[held]):.4f} (the linear evaluation: "
                   f"{loss(linear, y[held]):.4f}), K {scale:.2f}")
         print(f"{rule}: {report}", file=sys.stderr)
         shipped = net_weights.NETS.get(rule)
+        shipped_logits = forward(shipped, inputs, codes) if shipped else None
         for size in sorted(set(sizes[held].tolist())):
             at = held & (sizes == size)
-            before = f", the shipped network {loss(forward(shipped, inputs, codes)[at], y[at]):.4f}" if shipped else ""
-            after = loss(forward(net, inputs, codes)[at], y[at])
-            print(f"  held out on {size}x{size}: {int(at.sum()):,} positions, loss {after:.4f}{before}, the linear "
+            before = "" if shipped_logits is None else f", the shipped network {loss(shipped_logits[at], y[at]):.4f}"
+            print(f"  held out on {size}x{size}: {int(at.sum()):,} positions, loss {loss(logits[at], y[at]):.4f}"
+                  f"{before}, the linear "
                   f"evaluation {loss(linear[at[held]], y[at]):.4f}", file=sys.stderr)
         data_note = f" ({args.data})" if args.data else ""
         net.update(source=f"tuning.net on {time.strftime('%Y-%m-%d')}: {report}{data_note}", scale=round(scale, 2))
