@@ -17,6 +17,7 @@ cdef enum:
     EVAL_SHIFT = 4
     NUM_CODES = 2380
     LOG_PER_PLY = 40
+    VALUE_BIAS = 32768
 
 # patterns.Pattern
 cdef enum:
@@ -82,6 +83,7 @@ cdef class Board:
     cdef unsigned short[::1] code_table
     cdef unsigned char[::1] code_class
     cdef unsigned char[::1] half_class
+    cdef unsigned long long[::1] half_info
     cdef int[::1] cell_value
     cdef int[::1] class_value
     cdef readonly bint values_by_class
@@ -108,8 +110,8 @@ cdef class Board:
     cdef inline unsigned int _class_word(self, unsigned int word, int ci) noexcept
     @cython.locals(word="unsigned long long", mask="unsigned int")
     cdef unsigned int _class_with_key(self, int cell, int d, int key, int ci) noexcept
-    @cython.locals(base=int)
-    cdef inline void _add_value(self, int code, int ci, int sign) noexcept
+    cdef inline void _add_value(self, unsigned long long info, int ci, int sign) noexcept
+    cdef inline void _change_value(self, unsigned long long old, unsigned long long new, int ci) noexcept
     @cython.locals(total=int, base=int, k=int)
     cdef inline int eval_sum(self, int ci, int role) noexcept
     cdef void make(self, int cell) noexcept
@@ -129,7 +131,8 @@ cdef class Board:
     @cython.locals(new="unsigned int", mask="unsigned int", change="unsigned long long", word="unsigned long long",
                    old="unsigned long long")
     cdef inline void _update_line(self, int n, int d, int key) noexcept
-    @cython.locals(shift=int, cls="unsigned long long", prev="unsigned long long", byte="unsigned long long")
+    @cython.locals(shift=int, cls="unsigned long long", prev="unsigned long long", byte="unsigned long long",
+                   info="unsigned long long")
     cdef inline unsigned long long _update_class(self, unsigned long long word, unsigned long long old,
                                                  int ci) noexcept
     @cython.locals(d=int, j=int, side=int, end=int, off=int, e=int, threes=int)

@@ -42,6 +42,7 @@ if not cython.compiled:
     EVAL_SHIFT = eval_weights.SHIFT
     NUM_CODES = patterns.NUM_CODES
     LOG_PER_PLY = 4 * 2 * PADDING
+    VALUE_BIAS = 32768
 
     def cell_class(board: "Board", cell: int, color: int) -> int:
         """The Pattern4 `color` makes by playing the empty `cell`: its class byte in the cell's state word (board.pxd
@@ -88,14 +89,18 @@ class Board:
         self.right_class = array("i", right_class.tobytes())
         self.compact_table = array("B", compact.tobytes())
         self.reach = patterns.line_reach(rule_enum)
-        self.code_table = array("H", patterns.code_table())
-        self.code_class = patterns.code_classes(rule_enum)
-        self.half_class = array("B", patterns.class_table(rule_enum).tobytes())  # [65536 * ci + 16 pattern bits]
+        codes = array("H", patterns.code_table())
+        half_class = array("B", patterns.class_table(rule_enum).tobytes())  # [65536 * ci + 16 pattern bits]
         # a rule with an evaluation network sums the network's code values instead of the linear evaluation's
         net_codes = eval_net.code_values(rule_enum)
-        self.cell_value = net_codes if net_codes is not None else array("i", patterns.cell_values(rule_enum))
+        values = net_codes if net_codes is not None else array("i", patterns.cell_values(rule_enum))
+        self.code_table = codes
+        self.code_class = patterns.code_classes(rule_enum)
+        self.half_class = half_class
+        self.cell_value = values
         self.class_value = array("i", [0]) * 64
         self.values_by_class = self._fill_class_values()
+        self.half_info = array("Q", [0]) if self.values_by_class else _half_info(half_class, codes, values)
         self.tempo = eval_weights.tempo(rule_enum.name.lower())
         self.threat_value = array("i", eval_weights.threat_values(rule_enum.name.lower()))
         self.dir_offset = array("i", [dy * self.stride + dx for dx, dy in DIRECTIONS])
@@ -157,7 +162,7 @@ class Board:
                 self.p4count[16 * ci + (cls & P4_MASK)] += 1
                 word |= cls << (CLASS_SHIFT + 8 * (ci + 1))
                 if not self.values_by_class:
-                    self._add_value(self.code_table[(word >> (16 * ci)) & 0xFFFF], ci, 1)
+                    self._add_value(self.half_info[(ci << 16) + ((word >> (16 * ci)) & 0xFFFF)], ci, 1)
             self.state[cell] = word
 
     def _scan_key(self, cell: int, d: int) -> int:
@@ -223,11 +228,17 @@ class Board:
             total += self.p4count[16 * ci + k] * self.class_value[base + k]
         return total
 
-    def _add_value(self, code: int, ci: int, sign: int) -> None:
-        """Add (sign 1) or take away (-1) a colour's evaluation values of a cell with pattern code `code`."""
-        base = 2 * NUM_CODES * ci + code
-        self.p4count[EVAL_SUMS + ci] += sign * self.cell_value[base]
-        self.p4count[EVAL_SUMS + 2 + ci] += sign * self.cell_value[base + NUM_CODES]
+    def _add_value(self, info: int, ci: int, sign: int) -> None:
+        """Add (sign 1) or take away (-1) colour index `ci`'s evaluation values of an empty cell, given its
+        half_info entry."""
+        self.p4count[EVAL_SUMS + ci] += sign * (((info >> 16) & 0xFFFF) - VALUE_BIAS)
+        self.p4count[EVAL_SUMS + 2 + ci] += sign * (((info >> 32) & 0xFFFF) - VALUE_BIAS)
+
+    def _change_value(self, old: int, new: int, ci: int) -> None:
+        """Move colour index `ci`'s evaluation sums from an empty cell's old half_info entry to its new one (the
+        values' bias cancels)."""
+        self.p4count[EVAL_SUMS + ci] += ((new >> 16) & 0xFFFF) - ((old >> 16) & 0xFFFF)
+        self.p4count[EVAL_SUMS + 2 + ci] += ((new >> 32) & 0xFFFF) - ((old >> 32) & 0xFFFF)
 
     # --- coordinates --------------------------------------------------------------------------------------------
     def index(self, x: int, y: int) -> int:
@@ -337,7 +348,7 @@ class Board:
         for ci in range(2):
             self.p4count[16 * ci + ((word >> (CLASS_SHIFT + 8 * (ci + 1))) & P4_MASK)] -= 1
             if not self.values_by_class:
-                self._add_value(self.code_table[(word >> (16 * ci)) & 0xFFFF], ci, -1)
+                self._add_value(self.half_info[(ci << 16) + ((word >> (16 * ci)) & 0xFFFF)], ci, -1)
         self.cells[cell] = color
         self.hash ^= self.zobrist[2 * cell + color - 1]
         stone = color  # 64 bits wide when compiled: shifted up to bit 62
@@ -414,11 +425,13 @@ class Board:
         """A cell's state word with colour index `ci`'s class byte re-read from its patterns in `word` (`old`: the
         word before its patterns changed); the change counted in the class counters and the evaluation sums."""
         shift = CLASS_SHIFT + 8 * (ci + 1)
-        cls = self._class_word(word >> (16 * ci), ci)
         prev = (word >> shift) & 0xFF
-        if not self.values_by_class:
-            self._add_value(self.code_table[(old >> (16 * ci)) & 0xFFFF], ci, -1)
-            self._add_value(self.code_table[(word >> (16 * ci)) & 0xFFFF], ci, 1)
+        if self.values_by_class:
+            cls = self._class_word(word >> (16 * ci), ci)
+        else:
+            info = self.half_info[(ci << 16) + ((word >> (16 * ci)) & 0xFFFF)]
+            cls = info & 0xFF
+            self._change_value(self.half_info[(ci << 16) + ((old >> (16 * ci)) & 0xFFFF)], info, ci)
         if cls == prev:
             return word
         if (prev ^ cls) & P4_MASK:  # the class changed, not only the double-three flag
@@ -586,6 +599,26 @@ class Board:
             "side": self.side,
             "move_count": self.move_count,
         }
+
+
+_HALF_INFO: dict = {}
+
+
+def _half_info(half_class: "array[int]", code_table: "array[int]", cell_value: "array[int]") -> "array[int]":
+    """The running sums' table, [65536 * colour index + a colour's 16 pattern bits]: the class byte, then the
+    cell's value as the side to move and as the side that waits, 16 bits each from bit 16 and bit 32, plus
+    VALUE_BIAS (one read where the class table, the code table and two value reads were). Shared by the boards of
+    one rule and network."""
+    key = (half_class.tobytes(), cell_value.tobytes())
+    table = _HALF_INFO.get(key)
+    if table is None:
+        assert all(-VALUE_BIAS <= v < VALUE_BIAS for v in cell_value), "a cell value does not fit 16 bits"
+        roles = [[(cell_value[(ci * 2) * NUM_CODES + code] + VALUE_BIAS) << 16
+                  | (cell_value[(ci * 2 + 1) * NUM_CODES + code] + VALUE_BIAS) << 32 for code in range(NUM_CODES)]
+                 for ci in range(2)]
+        table = array("Q", [cls | roles[i >> 16][code_table[i & 0xFFFF]] for i, cls in enumerate(half_class)])
+        _HALF_INFO[key] = table
+    return table
 
 
 def _word_key(word: int, shift: int) -> int:
