@@ -11,8 +11,10 @@ cdef enum:
     INPUT_COUNT = 39
     MAX_HIDDEN = 32
     CODE_SCALE = 1024
+    SHIPPED_HIDDEN = 16
 
-@cython.locals(hidden=int, w="double[::1]", part=int, base=int, i=int, k=int, b=int, count=int,
-               row=int, bits=int, out=int, total=double, mover=double, waiter=double)
 cpdef int net_value(Board board, int side) noexcept
+@cython.locals(w="double[::1]", part=int, base=int, i=int, k=int, b=int, count=int,
+               row=int, bits=int, out=int, total=double, mover=double, waiter=double)
+cdef inline int _net_value(Board board, int side, int hidden) noexcept
 cpdef int evaluate(Board board, int side) noexcept

@@ -30,6 +30,7 @@ if not cython.compiled:
     INPUT_COUNT = 39
     MAX_HIDDEN = 32
     CODE_SCALE = 1024
+    SHIPPED_HIDDEN = 16
 
 COMPILED = cython.compiled
 assert (CLASS_COUNT, THREAT_BITS, INPUT_COUNT) == (14, 9, 39)  # patterns.Pattern4 and threat_index; eval_net.INPUTS
@@ -56,7 +57,13 @@ def threat_index(board: Board, side: int) -> int:
 def net_value(board: Board, side: int) -> int:
     """The evaluation network's score of the position for `side` (the side to move): eval_net's inputs, read
     off the board's class counters, through the board's packed weights (eval_net.tables)."""
-    hidden = board.net_hidden
+    if board.net_hidden == SHIPPED_HIDDEN:  # compiled, a constant width: the loops over the units unroll
+        return _net_value(board, side, SHIPPED_HIDDEN)
+    return _net_value(board, side, board.net_hidden)
+
+
+def _net_value(board: Board, side: int, hidden: int) -> int:
+    """net_value through a network of `hidden` units."""
     w = board.net_weights
     acc = cython.declare(cython.double[MAX_HIDDEN])  # on the stack: nothing aliases it, so the loops vectorize
     for k in range(hidden):
