@@ -121,7 +121,9 @@ def test_the_watchdog_answers_for_an_engine_that_ignores_its_deadline() -> None:
         lines = [brain.reply(timeout=3, skip_chatter=False), brain.reply(timeout=3, skip_chatter=False)]
         elapsed = time.monotonic() - sent
         assert "overran its deadline" in lines[0]
-        assert elapsed < 0.4 + 0.05, "the watchdog answers within the turn limit"
+        # It answers 10 ms before the 400 ms limit (test_thinking checks that deadline exactly); the margin here is
+        # for a loaded machine (CI once saw 503 ms) and still rules out the old answer at hard + 500 ms (~880 ms).
+        assert elapsed < 0.4 + 0.3, "the watchdog answers about at the turn limit, not half a second after it"
         brain.line("TURN 0,0")  # waits for the worker, then is played on the position with the watchdog's move
         assert brain.reply(timeout=5).count(",") == 1
         x, y = map(int, lines[1].split(","))
