@@ -13,6 +13,8 @@ from pbrain import params, timeman
 from pbrain.engine import Engine, Limits, Point, SearchInfo, SearchResult, StopFlag
 from tests.brains import SessionBrain
 
+pytestmark = pytest.mark.usefixtures("no_collector_pauses")
+
 END_DEADLINE_S = 0.5
 """Managers kill a brain 0.5-1 s after END; the protocol asks for an exit at once."""
 MIDDLE_GAME = ["BOARD", "7,7,1", "8,8,2", "6,8,1", "8,6,2", "DONE"]

@@ -13,6 +13,8 @@ from pbrain.engine import Engine, Limits, SearchResult
 from tests.brains import SessionBrain
 from tests.tactics import engine_of, load
 
+pytestmark = pytest.mark.usefixtures("no_collector_pauses")
+
 STOP_MS = 50
 """What the issue asks; the assertion allows twice that for a busy test machine."""
 QUIET = [(6, 9), (9, 6), (9, 8), (10, 6), (7, 9), (10, 5), (8, 9), (9, 9), (6, 8), (10, 7), (10, 8)]
