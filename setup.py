@@ -22,7 +22,13 @@ DIRECTIVES = {
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that falls back to the interpreted package instead of failing the install."""
+    """build_ext that compiles the modules side by side (one per core unless `--parallel` says otherwise) and falls
+    back to the interpreted package instead of failing the install."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         try:
@@ -45,7 +51,7 @@ def extensions() -> list:
     except ImportError:
         return []
     sources = [f"pbrain/{name}.py" for name in HOT_CORE if os.path.exists(f"pbrain/{name}.py")]
-    return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True)
+    return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True, nthreads=os.cpu_count() or 1)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -28,7 +28,8 @@ def ensure_compiled() -> None:
     check = "import pbrain, sys; sys.exit(0 if pbrain.compiled() else 1)"
     if subprocess.run([sys.executable, "-c", check], cwd=ROOT).returncode == 0:
         return
-    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=ROOT, check=True)
+    # through pip, whose isolated build brings the setuptools pyproject.toml asks for (a venv's own is often older)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-e", "."], cwd=ROOT, check=True)
     if subprocess.run([sys.executable, "-c", check], cwd=ROOT).returncode != 0:
         sys.exit("build.py: the core did not compile (is a C compiler installed?)")
 
