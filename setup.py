@@ -19,6 +19,8 @@ DIRECTIVES = {
     "infer_types": True,
     "annotation_typing": False,  # Python annotations are for mypy; C types live in the .pxd files
 }
+JOBS = os.cpu_count() or 1
+"""Modules translated (Cython) and compiled (the C compiler) side by side: one per core."""
 
 
 class OptionalBuildExt(build_ext):
@@ -28,7 +30,7 @@ class OptionalBuildExt(build_ext):
     def finalize_options(self) -> None:
         super().finalize_options()
         if not self.parallel:
-            self.parallel = os.cpu_count() or 1
+            self.parallel = JOBS
 
     def run(self) -> None:
         try:
@@ -51,7 +53,7 @@ def extensions() -> list:
     except ImportError:
         return []
     sources = [f"pbrain/{name}.py" for name in HOT_CORE if os.path.exists(f"pbrain/{name}.py")]
-    return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True, nthreads=os.cpu_count() or 1)
+    return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True, nthreads=JOBS)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
