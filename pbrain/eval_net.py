@@ -54,19 +54,26 @@ def tables(rule: str, empty: Tuple[int, int, int] = (0, 0, 0),
     return hidden, array("d", packed + [net["b2"] * scale])
 
 
+_CODE_VALUES: dict = {}
+"""rule -> (the network entry the values were made from, the values): code_values's cache."""
+
+
 def code_values(rule: Rule) -> "array[int] | None":
     """int32[2 colours x 2 roles x NUM_CODES], laid out as patterns.cell_values: the network's value of an empty
     cell by its pattern code (net_weights "codes": per role, (code, value) pairs; codes not listed are worth 0),
     times CODE_SCALE; a forbidden cell (renju black) is worth 0, as the positions it was trained on leave it out.
-    None when `rule` has no network."""
+    None when `rule` has no network. Made once per rule and network (a fresh copy each call)."""
     net = net_weights.NETS.get(rule.name.lower())
     if net is None:
         return None
-    classes = patterns.code_classes(rule)
-    out = array("i", bytes(4 * 4 * NUM_CODES))
-    for role, name in enumerate(ROLES):
-        for code, value in net["codes"][name]:
-            for ci in range(2):
-                if classes[ci * NUM_CODES + code] & 15 != Pattern4.FORBID:
-                    out[(ci * 2 + role) * NUM_CODES + code] = round(value * CODE_SCALE)
-    return out
+    cached = _CODE_VALUES.get(rule)
+    if cached is None or cached[0] is not net:
+        classes = patterns.code_classes(rule)
+        out = array("i", bytes(4 * 4 * NUM_CODES))
+        for role, name in enumerate(ROLES):
+            for code, value in net["codes"][name]:
+                for ci in range(2):
+                    if classes[ci * NUM_CODES + code] & 15 != Pattern4.FORBID:
+                        out[(ci * 2 + role) * NUM_CODES + code] = round(value * CODE_SCALE)
+        cached = _CODE_VALUES[rule] = (net, out)
+    return array("i", cached[1])

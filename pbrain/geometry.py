@@ -1,7 +1,9 @@
-"""Board geometry, computed once per board size: the line directions, the cells near a stone (as offsets and as bits
-of the candidate set), and how the lines are laid out in 64-bit words (board.py keeps them up to date). Plain
-Python: nothing here runs in the search."""
+"""Board geometry, computed once per board size and kept (every board of that size shares it): the line
+directions, the cells near a stone (as offsets and as bits of the candidate set), and how the lines are laid out in
+64-bit words (board.py keeps them up to date). Plain Python: nothing here runs in the search."""
 from __future__ import annotations
+
+import functools
 
 from pbrain.patterns import HALF_LINE as PADDING
 from pbrain.patterns import WALL
@@ -22,7 +24,8 @@ NEAR_WORDS = 5
 """Most candidate-set words one stone's neighbourhood touches (7 rows of at most 32 points, its own word among them)."""
 
 
-def near_masks(width: int, height: int, stride: int) -> "tuple[list[int], list[int]]":
+@functools.lru_cache(maxsize=None)
+def near_masks(width: int, height: int, stride: int) -> "tuple[tuple[int, ...], tuple[int, ...]]":
     """Each point's neighbourhood (near_offsets, clipped to the board) as bits of the candidate set, whose bit i is
     point i (row-major): (words, masks), NEAR_WORDS entries a point, the point's own word always among them (unused
     entries: word 0, mask 0)."""
@@ -43,7 +46,7 @@ def near_masks(width: int, height: int, stride: int) -> "tuple[list[int], list[i
             entries = sorted(bits.items()) + [(0, 0)] * (NEAR_WORDS - len(bits))
             words += [w for w, _ in entries]
             masks += [m for _, m in entries]
-    return words, masks
+    return tuple(words), tuple(masks)
 
 
 LINE_WORD_CELLS = 32
@@ -53,6 +56,7 @@ LINE_SEGMENT_STEP = 11
 some word holds any 21 consecutive cells: a stone's neighbours' keys all come from one word."""
 
 
+@functools.lru_cache(maxsize=None)
 def line_layout(width: int, height: int, stride: int) -> tuple:
     """The line words of an empty board: (initial words, read slots, second write slots).
 
@@ -95,4 +99,4 @@ def line_layout(width: int, height: int, stride: int) -> tuple:
                     assert len(others) <= 1, "a line longer than two words"
                     if others:
                         second_slot[4 * cell + d] = (first + others[0]) * 64 + 2 * (p - starts[others[0]])
-    return words, read_slot, second_slot
+    return tuple(words), tuple(read_slot), tuple(second_slot)
