@@ -1,6 +1,7 @@
 """The hot core gives identical results interpreted and compiled; the build compiled it where it could."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -15,7 +16,10 @@ import pbrain
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@functools.lru_cache(maxsize=None)
 def run_workload(name: str, interpreted: bool) -> dict:
+    """The workload's result in a fresh process (once per session: the switch test and the board comparison share
+    the interpreted board run)."""
     env = dict(os.environ)
     env.pop("PENTAD_INTERPRETED", None)
     if interpreted:
