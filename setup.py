@@ -3,13 +3,14 @@
 Without a compiler (or with PENTAD_NO_COMPILE=1) the package installs as plain Python and runs interpreted.
 """
 import os
+import runpy
 import sys
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-HOT_CORE = ["board", "evaluation", "movegen", "threats", "tt", "rootthreats", "alphabeta", "search", "mcts",
-            "mcts_gomoku", "connect4", "c4solver", "mcts_connect4", "dfpn"]
+HOT_CORE = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pbrain", "hotcore.py"))
+"""pbrain/hotcore.py's namespace: HOT_CORE (the compiled modules) and source_path, read without importing pbrain."""
 DIRECTIVES = {
     "language_level": 3,
     "boundscheck": False,
@@ -52,7 +53,8 @@ def extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:
         return []
-    sources = [f"pbrain/{name}.py" for name in HOT_CORE if os.path.exists(f"pbrain/{name}.py")]
+    sources = [HOT_CORE["source_path"](name) for name in HOT_CORE["HOT_CORE"]]
+    sources = [path for path in sources if os.path.exists(path)]
     return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True, nthreads=JOBS)
 
 

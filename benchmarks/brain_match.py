@@ -32,10 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from connect4_match import elo  # noqa: E402
 
-from pbrain.engine import Engine  # noqa: E402
-from pbrain.games import check_move  # noqa: E402
+from pbrain.core.rules import RuleError, rule_from_protocol  # noqa: E402
+from pbrain.engine import Engine, check_move  # noqa: E402
 from pbrain.records import RecordError  # noqa: E402
-from pbrain.rules import RuleError, rule_from_protocol  # noqa: E402
 from tuning.games import random_opening  # noqa: E402
 
 Point = Tuple[int, int]
@@ -243,7 +242,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     score = sum(scores) / games
     diff, margin = elo(score, games)
     splits = Counter(scores[i] + scores[i + 1] for i in range(0, games - 1, 2))
-    print(f"| first vs second | games | W | L | D | score | Elo |")
+    print("| first vs second | games | W | L | D | score | Elo |")
     print("|---|---|---|---|---|---|---|")
     print(f"| {args.first} vs {args.second} | {games} | {wins} | {losses} | {games - wins - losses} | "
           f"{100 * score:.1f} % | {diff:+.0f} ± {margin:.0f} |")

@@ -2,7 +2,7 @@
 
 Positions come from random play (8 to 20 stones, game not over, a fixed seed); bitbully scores every move of
 every position exactly (cached in a JSON file under the system's temporary folder, keyed by seed and count, so
-reruns are fast). Each player named on the command line (pbrain.c4players.PLAYERS) gets `--time` seconds a move.
+reruns are fast). Each player named on the command line (pbrain.connect4.players.PLAYERS) gets `--time` seconds a move.
 A move keeps the value when its score has the sign of the best score (win -> win, draw -> draw; in a lost position
 every move does), and is exact-best when its score is the best score. `--proof` also times Pentad's solver proving
 each position from cold tables: the exact score and the weak (win / draw / loss) one.
@@ -23,9 +23,9 @@ from typing import Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbrain.c4players import PLAYERS  # noqa: E402
-from pbrain.c4solver import Solver  # noqa: E402
-from pbrain.connect4 import Connect4  # noqa: E402
+from pbrain.connect4.bitboard import Connect4  # noqa: E402
+from pbrain.connect4.players import PLAYERS  # noqa: E402
+from pbrain.connect4.solver import Solver  # noqa: E402
 
 MIN_STONES = 8
 MAX_STONES = 20

@@ -1,4 +1,4 @@
-"""Connect Four matches between Pentad's players (pbrain.c4players.PLAYERS) at a fixed time a move.
+"""Connect Four matches between Pentad's players (pbrain.connect4.players.PLAYERS) at a fixed time a move.
 
 Every opening (random legal moves, `--opening-stones` of them, none of which ends the game or leaves a win in one)
 is played twice with the colours swapped; both players run in this process, one at a time. Prints the result table
@@ -18,8 +18,8 @@ from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbrain.c4players import PLAYERS  # noqa: E402
-from pbrain.connect4 import Connect4  # noqa: E402
+from pbrain.connect4.bitboard import Connect4  # noqa: E402
+from pbrain.connect4.players import PLAYERS  # noqa: E402
 
 
 def openings(count: int, stones: int, seed: int) -> List[str]:

@@ -29,11 +29,11 @@ from typing import List, Optional, Sequence, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbrain.dfpn import ProofSolver  # noqa: E402
+from pbrain.core.rules import Rule  # noqa: E402
 from pbrain.engine import Engine  # noqa: E402
-from pbrain.movegen import MoveGen  # noqa: E402
-from pbrain.rules import Rule  # noqa: E402
-from pbrain.threats import ThreatSolver  # noqa: E402
+from pbrain.search.dfpn import ProofSolver  # noqa: E402
+from pbrain.search.movegen import MoveGen  # noqa: E402
+from pbrain.search.threats import ThreatSolver  # noqa: E402
 from tuning.label import games_lost_by, read_sgf  # noqa: E402
 
 

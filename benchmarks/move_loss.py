@@ -13,7 +13,7 @@ differ count, and the difference of the analyst's win probabilities is paired th
     python benchmarks/move_loss.py choose /tmp/pos.jsonl --nodes 200000 --out /tmp/new.jsonl
     # 3. the analyst's verdict, the first moves file being the reference
     python benchmarks/move_loss.py judge /tmp/pos.jsonl /tmp/old.jsonl /tmp/new.jsonl \\
-        --analyst ../shared/sparring/rapfi/pbrain-rapfi --analyst-nodes 300000 --cache /tmp/judged.jsonl
+        --analyst /path/to/pbrain-rapfi --analyst-nodes 300000 --cache /tmp/judged.jsonl
 
 The win probability of a score is sigmoid(score / --scale) (a mate: 0 or 1), from the mover's side after its move.
 `judge` also says how much of each difference comes from positions decided by a forced win that one of the two moves
@@ -22,7 +22,7 @@ allows or finds (a mate score after one move and not after the other).
 The gap to the analyst itself: its own move in each position, at the node budget it judges with, is a moves file
 like any build's (`analyst`), and judging a build's moves against it says what the build loses a move and where:
 
-    python benchmarks/move_loss.py analyst /tmp/pos.jsonl --analyst ../shared/sparring/rapfi/pbrain-rapfi \
+    python benchmarks/move_loss.py analyst /tmp/pos.jsonl --analyst /path/to/pbrain-rapfi \
         --analyst-nodes 300000 --out /tmp/rapfi.jsonl
     python benchmarks/move_loss.py judge /tmp/pos.jsonl /tmp/new.jsonl /tmp/rapfi.jsonl --analyst ... --cache ...
 
@@ -42,8 +42,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended, not prepended: `choose` must import the build that PYTHONPATH names
 
-from pbrain.board import Board  # noqa: E402
-from pbrain.rules import Rule  # noqa: E402
+from pbrain.core.board import Board  # noqa: E402
+from pbrain.core.rules import Rule  # noqa: E402
 
 Moves = List[List[int]]
 

@@ -21,7 +21,8 @@ nodes missed the win. Pentad keeps the win when the judge, after Pentad's move, 
 
 Run it alone on the machine: both programs are timed by the wall clock. With `--nodes N` Pentad searches N nodes a
 position instead (the same move on any machine, under any load: a screen for search changes), and `--cache FILE`
-keeps the judge's verdict on each position after a move (by its stones and the judge's time) between runs, so only moves not judged before cost the judge's time.
+keeps the judge's verdict on each position after a move (by its stones and the judge's time) between runs, so only
+moves not judged before cost the judge's time.
 """
 from __future__ import annotations
 
@@ -36,8 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
 
 from move_loss import position_key  # noqa: E402  (this folder: the script's own)
+
+from pbrain.core.rules import Rule  # noqa: E402
 from pbrain.engine import Engine, Limits  # noqa: E402
-from pbrain.rules import Rule  # noqa: E402
 from tuning.label import Analyst  # noqa: E402
 
 SUITE = ROOT / "tests" / "data" / "must_defend.json"
@@ -53,7 +55,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="the judge's turn in milliseconds (at 2000 Rapfi misses some 20-45-ply wins)")
     parser.add_argument("--suite", type=Path, default=SUITE)
     parser.add_argument("--threads", type=int, default=1,
-                        help="Pentad's processes (INFO thread_num): the main search and helpers (pbrain/smp.py)")
+                        help="Pentad's processes (INFO thread_num): the main search and helpers (pbrain/search/smp.py)")
     args = parser.parse_args(argv)
     positions = json.loads(args.suite.read_text())
     cache: Dict[str, Optional[str]] = {}

@@ -14,8 +14,8 @@ import argparse
 from typing import List, Tuple
 
 from pbrain.bench import timed_think
+from pbrain.core.rules import Rule
 from pbrain.engine import Limits
-from pbrain.rules import Rule
 
 MEMORY_BYTES = 350 * 1024 * 1024
 POSITIONS: List[List[Tuple[int, int]]] = [

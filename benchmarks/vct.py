@@ -1,5 +1,5 @@
-"""The proof-number VCT (pbrain/dfpn.py) on fixed positions: how many it proves or disproves within a node budget,
-and at what cost.
+"""The proof-number VCT (pbrain/search/dfpn.py) on fixed positions: how many it proves or disproves within a node
+budget, and at what cost.
 
 The positions: the 14 VCT positions of tests/data/tactics.json (a win by continuous threats for the side to move),
 and every position of the must-defend suite (tests/data/must_defend.json) after its listed losing move (Rapfi finds
@@ -24,10 +24,10 @@ from typing import List, Optional, Sequence, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
 
-from pbrain.dfpn import ProofSolver  # noqa: E402
+from pbrain.core.rules import Rule  # noqa: E402
 from pbrain.engine import Engine  # noqa: E402
-from pbrain.rules import Rule  # noqa: E402
-from pbrain.threats import ThreatSolver  # noqa: E402
+from pbrain.search.dfpn import ProofSolver  # noqa: E402
+from pbrain.search.threats import ThreatSolver  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 

@@ -29,10 +29,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: a build named by PYTHONPATH comes first
 sys.path.append(str(ROOT / "benchmarks"))  # speed.py beside this script, also under `python -P`
 
-from pbrain import params  # noqa: E402
-from pbrain.engine import Engine, Limits, SearchInfo  # noqa: E402
-from pbrain.rules import Rule  # noqa: E402
 from speed import MEMORY_BYTES  # noqa: E402  (this folder: speed.py's memory limit, a Gomocup manager's)
+
+from pbrain import params  # noqa: E402
+from pbrain.core.rules import Rule  # noqa: E402
+from pbrain.engine import Engine, Limits, SearchInfo  # noqa: E402
+
 SUITES = (ROOT / "tests" / "data" / "must_defend.json", ROOT / "benchmarks" / "data" / "forced_wins.json")
 
 

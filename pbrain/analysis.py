@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence
 
-from pbrain import params, timeman
+from pbrain import timeman
+from pbrain.core.rules import BLACK
 from pbrain.engine import Engine, Limits, Point, SearchInfo, SearchResult, StopFlag
-from pbrain.rules import BLACK
 
 InfoSink = Optional[Callable[[SearchInfo], None]]
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import List, Tuple
 
 import pbrain
+from pbrain.core.rules import Rule
 from pbrain.engine import Engine, Limits, SearchResult
-from pbrain.rules import Rule
 
 BENCH_DEPTH = 7
 BENCH_MEMORY = 64 * 1024 * 1024
@@ -78,7 +78,7 @@ def search_bench(depth: int = BENCH_DEPTH) -> BenchResult:
 
 def core_bench(seconds: float = 2.0) -> float:
     """Best place + undo pairs per second (full pattern update) on a fixed 15x15 middle-game position."""
-    from pbrain.board import Board, place_undo_loop
+    from pbrain.core.board import Board, place_undo_loop
 
     board = Board(15, 15, 0)
     rng = random.Random(3)

@@ -19,8 +19,8 @@ def run_protocol() -> int:
     Nothing goes to stderr (c-gomoku-cli merges it into the protocol stream): warnings are silenced and an
     unexpected exception in any thread becomes an `ERROR internal: ...` line.
     """
-    from pbrain.session import LineWriter, Session
-    from pbrain.startup import process_age_ms
+    from pbrain.protocol.session import LineWriter, Session
+    from pbrain.protocol.startup import process_age_ms
 
     startup_ms = process_age_ms()
 
@@ -89,15 +89,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command == "bench":
         return run_bench(args.core, args.seconds, args.depth)
     if args.command == "play" and args.game == "connect4":
-        from pbrain.play_connect4 import run_connect4
+        from pbrain.frontends.play_connect4 import run_connect4
 
         return run_connect4(args)
     if args.command == "play":
-        from pbrain.play import run_play
+        from pbrain.frontends.play import run_play
 
         return run_play(args)
     if args.command == "analyze":
-        from pbrain.analyze_cli import run_analyze
+        from pbrain.frontends.analyze_cli import run_analyze
 
         return run_analyze(args)
     parser.print_help()

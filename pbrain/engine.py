@@ -11,15 +11,25 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from pbrain import levels, mcts_player, params, smp, timeman
-from pbrain.board import Board, BoardError
-from pbrain.rules import BLACK, WHITE, Rule
-from pbrain.search import Searcher
-from pbrain.tt import entries_for
+from pbrain import levels, params, records, timeman
+from pbrain.core import shapes
+from pbrain.core.board import MAX_SIZE, MIN_SIZE, Board, BoardError
+from pbrain.core.rules import BLACK, WHITE, Rule
+from pbrain.core.shapes import Threat
+from pbrain.mcts import player
+from pbrain.search import smp
+from pbrain.search.searcher import Searcher
+from pbrain.search.tt import entries_for
+
+__all__ = ["Engine", "Limits", "SearchInfo", "SearchResult", "StopFlag", "Point", "Threat", "BoardError", "MIN_SIZE",
+           "MAX_SIZE", "SEARCH_KINDS", "DEFAULT_MEMORY_BYTES", "check_move"]
+"""The facade's names; Threat, BoardError, MIN_SIZE and MAX_SIZE come from the board, and are the facade's too."""
 
 Point = Tuple[int, int]
 DEFAULT_MEMORY_BYTES = 350 * 1024 * 1024
 UNTIMED_MS = 1e12
+SEARCH_KINDS = player.SEARCHES
+"""The searches `set_search_kind` accepts: "alphabeta" (the tournament search) and "mcts"."""
 
 
 class StopFlag(Protocol):
@@ -184,6 +194,23 @@ class Engine:
             self._board = old
             raise
 
+    def load_game(self, game: records.Game, rule: Optional[Rule] = None) -> None:
+        """Set up the game's board and play its moves (`rule` overrides the record's). A move off the board, on a
+        stone, forbidden for black under renju or after a five raises RecordError naming it, and the engine keeps
+        the position it had."""
+        saved = (self.width, self.height, self.rule, [(x, y) for x, y, _ in self.stones()])
+        try:
+            self.new_game(game.width, game.height, Rule(game.rule) if rule is None else rule)
+            for number, (x, y) in enumerate(game.moves, 1):
+                check_move(self, number, x, y)
+                self.play(x, y)
+        except (records.RecordError, BoardError):
+            width, height, old_rule, moves = saved
+            self.new_game(width, height, old_rule)
+            for point in moves:
+                self.play(*point)
+            raise
+
     def _place_all(self, stones: Sequence[Tuple[int, int, int]], side_to_move: int) -> None:
         for x, y, color in stones:
             if color not in (BLACK, WHITE):
@@ -209,6 +236,42 @@ class Engine:
             return []
         return [self._board.xy(c) for c in self._board.playable if self._board.is_forbidden(c)]
 
+    def stone(self, x: int, y: int) -> int:
+        """What stands on (x, y): 0 (empty), BLACK or WHITE; raises BoardError off the board."""
+        return self._board.stone(self._board.index(x, y))
+
+    def on_board(self, x: int, y: int) -> bool:
+        """True when (x, y) is a point of the board."""
+        return self._board.on_board(x, y)
+
+    @property
+    def move_count(self) -> int:
+        """How many stones are on the board."""
+        return self._board.move_count
+
+    def last_move(self) -> Optional[Point]:
+        """Where the last stone was played, or None on an empty board."""
+        cell = self._board.last_move()
+        return None if cell < 0 else self._board.xy(cell)
+
+    def is_full(self) -> bool:
+        """True when no empty point is left."""
+        return self._board.is_full()
+
+    def wins_at(self, x: int, y: int, color: int) -> bool:
+        """True when `color` playing the empty point (x, y) would win at once (a five under the rule)."""
+        return self._board.is_win_move(self._board.index(x, y), color)
+
+    def winning_line(self) -> Tuple[Point, ...]:
+        """The stones of the five the last move made, in order along the line (empty when it did not win)."""
+        return shapes.winning_line(self._board)
+
+    def threats(self, color: int) -> List[shapes.Threat]:
+        """`color`'s shapes as a person names them: its fours and open threes, then the points where it would make
+        a four-three, a double four, a four, a double three or an open three (renju black's forbidden points left
+        out)."""
+        return shapes.threats(self._board, color)
+
     # --- thinking ------------------------------------------------------------------------------------------------
     @property
     def strength(self) -> int:
@@ -231,9 +294,9 @@ class Engine:
         return self._search_kind
 
     def set_search_kind(self, kind: str) -> None:
-        """Think with `kind` from now on (one of mcts_player.SEARCHES); ValueError otherwise."""
-        if kind not in mcts_player.SEARCHES:
-            raise ValueError(f"search must be one of {', '.join(mcts_player.SEARCHES)}, not {kind!r}")
+        """Think with `kind` from now on (one of player.SEARCHES); ValueError otherwise."""
+        if kind not in player.SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(player.SEARCHES)}, not {kind!r}")
         self._search_kind = kind
 
     def set_memory(self, memory_bytes: int) -> None:
@@ -379,7 +442,7 @@ class Engine:
                                     limits.margin_ms)
             spent_ms = (time.perf_counter() - started) * 1000
             time_s = max(0.001, (min(budget.soft_ms, budget.hard_ms) - spent_ms) / 1000.0)
-        answer = mcts_player.think(board, time_s, iterations, stop, [board.index(x, y) for x, y in exclude])
+        answer = player.think(board, time_s, iterations, stop, [board.index(x, y) for x, y in exclude])
         elapsed = int((time.perf_counter() - started) * 1000)
         if answer.cell < 0:
             return SearchResult(None, 0, 0, answer.iterations, elapsed, reason="none")
@@ -395,3 +458,18 @@ def _least(a: Optional[int], b: Optional[int]) -> Optional[int]:
     if a is None:
         return b
     return a if b is None else min(a, b)
+
+
+def check_move(engine: Engine, number: int, x: int, y: int) -> None:
+    """RecordError when move `number` of a game, (x, y), cannot be played now on `engine`: off the board, on a
+    stone, after a five, or forbidden for black under renju."""
+    if not engine.on_board(x, y):
+        raise records.RecordError(f"move {number} ({x},{y}) is off the {engine.width}x{engine.height} board")
+    name = records.format_point((x, y), engine.height)
+    if engine.last_move_wins():
+        winner = "black" if engine.stones()[-1][2] == BLACK else "white"
+        raise records.RecordError(f"move {number} ({name}) comes after {winner}'s five at move {number - 1}")
+    if engine.stone(x, y) != 0:
+        raise records.RecordError(f"move {number} ({name}) is on a stone already there")
+    if engine.side_to_move == BLACK and engine.is_forbidden(x, y):
+        raise records.RecordError(f"move {number} ({name}) is forbidden for black under renju")

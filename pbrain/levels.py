@@ -5,7 +5,7 @@ shapes it makes for the side to move (attack) and spoils for the opponent (defen
 seeds' vocabulary (five, live four, half four, live three, sleep three, live two, sleep two); the beginner picks
 among the better points at random, the novice takes the best. Above them the alpha-beta engine plays with a depth
 and a node cap (a depth limit is also the threat searches' horizon), but for one level of the Monte Carlo tree
-search with a simulation cap (mcts_player), and the top level is the engine unbounded.
+search with a simulation cap (mcts.player), and the top level is the engine unbounded.
 Each level's strength is measured (README, "Levels"), not guessed.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ import random
 from dataclasses import dataclass
 from typing import Collection, List, Optional, Tuple
 
-from pbrain.board import Board
-from pbrain.patterns import Pattern
-from pbrain.rules import BLACK
+from pbrain.core.board import Board
+from pbrain.core.patterns import Pattern
+from pbrain.core.rules import BLACK
 
 FULL_STRENGTH = 100
 
@@ -39,7 +39,7 @@ class Level:
     max_nodes: Optional[int] = None
     """Search levels: node cap per move (MCTS: iterations); None: unbounded."""
     search: str = "alphabeta"
-    """Search levels: 'alphabeta' or 'mcts' (the Monte Carlo tree search, mcts_player)."""
+    """Search levels: 'alphabeta' or 'mcts' (the Monte Carlo tree search, mcts.player)."""
 
 
 LEVELS: Tuple[Level, ...] = (

@@ -1,9 +1,9 @@
-"""Every tunable in one place but the evaluation's fitted weights (eval_weights.py): search margins, move ordering
+"""Every tunable in one place but the evaluation's fitted weights (evaluation/weights.py): search margins, move ordering
 and time ratios. Data, not code."""
 from __future__ import annotations
 
 # --- Evaluation -------------------------------------------------------------------------------------------------
-# The evaluation's weights are fitted data of their own: eval_weights.py (written by tuning/fit.py).
+# The evaluation's weights are fitted data of their own: evaluation/weights.py (written by tuning/fit.py).
 
 # --- Move ordering ------------------------------------------------------------------------------------------------
 # A cell's static ordering score comes from its pattern codes for both sides: fitted data of its own
@@ -128,8 +128,8 @@ own VCT, the look at the opponent's VCT were it to move, the defence filter's pr
 opponent's VCT ends before the own VCT's mark: when the own VCT runs past it (an attack neither proven nor
 refuted), that look is a quick one and a VCT it misses leaves the root unfiltered and unprobed, so the main search
 has the turn. The opponent's VCF is always looked for (a defence probe's budget at least, until the filter's mark).
-The main search has the rest: the filter's mark at 12.5 % rather than 25 % gave it a ply more in many threatened
-positions (benchmarks/STRENGTH.md, seventeenth session)."""
+The main search has the rest: the filter's mark at 12.5 % rather than 25 % gives it a ply more in many threatened
+positions."""
 ROOT_DEFENCE_FLOOR_MS = 15.0
 ROOT_DEFENCE_FLOOR_NODES = 15000
 ROOT_DEFENCE_FLOOR_SHARE = 0.5

@@ -33,9 +33,9 @@ import bisect
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core.rules import BLACK, WHITE, Rule
 
 Point = Tuple[int, int]
 
@@ -128,17 +128,24 @@ def parse_point(text: str, width: int, height: int) -> Point:
 def _scan(text: str, width: int, height: int) -> List[Point]:
     """The moves in text, in order, without the duplicate check."""
     points: List[Point] = []
-    pos = _SEPARATORS_RE.match(text).end()
+    pos = _skip_separators(text, 0)
     while pos < len(text):
         match = _TOKEN_RE.match(text, pos)
         if match is None:
-            raise RecordError(f"bad move '{_CHUNK_RE.match(text, pos).group(0)}'")
+            chunk = _CHUNK_RE.match(text, pos)
+            raise RecordError(f"bad move '{chunk.group(0) if chunk else text[pos]}'")
         points.append(_point_from_match(match, width, height))
-        pos = _SEPARATORS_RE.match(text, match.end()).end()
+        pos = _skip_separators(text, match.end())
     return points
 
 
-def _add_move(game: Game, seen: set, point: Point) -> None:
+def _skip_separators(text: str, pos: int) -> int:
+    """The first position at or after `pos` that is not a separator (space, comma, semicolon)."""
+    match = _SEPARATORS_RE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _add_move(game: Game, seen: Set[Point], point: Point) -> None:
     if point in seen:
         raise RecordError(f"duplicate move {format_point(point, game.height)} (move {len(game.moves) + 1})")
     seen.add(point)
@@ -148,7 +155,8 @@ def _add_move(game: Game, seen: set, point: Point) -> None:
 def parse_moves(text: str, width: int, height: int) -> List[Point]:
     """Read moves separated by whitespace, ';' or ',' in either notation; duplicates raise RecordError."""
     _check_size(width, height)
-    game, seen = Game(width, height), set()
+    game = Game(width, height)
+    seen: Set[Point] = set()
     for point in _scan(text, width, height):
         _add_move(game, seen, point)
     return game.moves
@@ -194,7 +202,8 @@ def _check_game(game: Game) -> None:
     with _At("cannot write game"):
         try:
             _check_size(game.width, game.height)
-            copy, seen = Game(game.width, game.height), set()
+            copy = Game(game.width, game.height)
+            seen: Set[Point] = set()
             for x, y in game.moves:
                 _add_move(copy, seen, _on_board((x, y), game.width, game.height, f"{x},{y}"))
         except (TypeError, ValueError) as error:
@@ -218,7 +227,8 @@ def read_psq(text: str, name: str = "game.psq") -> Game:
         header = _PSQ_HEADER_RE.match(lines[0])
         if header is None:
             raise RecordError(f"not a Piskvork header 'Piskvorky WxH, ...': '{lines[0].strip()}'")
-        game, seen = Game(width=int(header.group(1)), height=int(header.group(2))), set()
+        game = Game(width=int(header.group(1)), height=int(header.group(2)))
+        seen: Set[Point] = set()
         _check_size(game.width, game.height)
         while at.line < len(lines):
             line = lines[at.line].strip()
@@ -237,9 +247,9 @@ def read_psq(text: str, name: str = "game.psq") -> Game:
         trailer = trailer[2:]
     for line in trailer[1:] if trailer and _INTEGER_RE.match(trailer[0]) else []:
         extra = _PSQ_EXTRA_RE.match(line)
-        if extra and _rule_named(extra.group(2)) is not None:
-            game.rule, game.result = _rule_named(extra.group(2)), {"1": "B+", "2": "W+", "0": "draw"}.get(
-                extra.group(1), "")
+        named = _rule_named(extra.group(2)) if extra else None
+        if extra and named is not None:
+            game.rule, game.result = named, {"1": "B+", "2": "W+", "0": "draw"}.get(extra.group(1), "")
             break
     return game
 
@@ -318,7 +328,7 @@ def _sgf_points(values: List[str], width: int, height: int) -> List[Point]:
     return points
 
 
-def _add_setup(game: Game, seen: set, setup: Dict[str, List[Point]]) -> None:
+def _add_setup(game: Game, seen: Set[Point], setup: Dict[str, List[Point]]) -> None:
     """Turn AB/AW setup stones into alternating moves, black first."""
     black, white = setup.pop("AB", []), setup.pop("AW", [])
     if len(black) - len(white) not in (0, 1):
@@ -337,7 +347,8 @@ def read_sgf(text: str, name: str = "game.sgf") -> Game:
         nodes = _sgf_main_line(text, at)
         root: _SgfNode = nodes[0] if nodes else {}
         first = {key: (values[0] if values else "", line) for key, (values, line) in root.items()}
-        game, seen = Game(), set()
+        game = Game()
+        seen: Set[Point] = set()
         setup: Dict[str, List[Point]] = {}
         if "GM" in first and first["GM"][0].strip() not in ("1", "4"):
             at.line = first["GM"][1]
@@ -401,7 +412,8 @@ def read_move_list(text: str, name: str = "moves.txt", width: int = 15, height: 
                    rule: Rule = Rule.FREESTYLE) -> Game:
     """Read a move list; an optional first line `# WxH rule` overrides width, height and rule."""
     with _At(name) as at:
-        game, seen, first = Game(width=width, height=height, rule=rule), set(), True
+        game, first = Game(width=width, height=height, rule=rule), True
+        seen: Set[Point] = set()
         for at.line, line in enumerate(_lines(text), 1):
             line = line.strip()
             header = _LIST_HEADER_RE.match(line) if first and line else None

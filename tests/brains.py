@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
-from pbrain import protocol
 from pbrain.engine import Engine
-from pbrain.session import Session
+from pbrain.protocol import parser
+from pbrain.protocol.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOSED = "\x00closed"
@@ -85,7 +85,7 @@ class _Collector:
         self._lock = threading.Lock()
 
     def send(self, line: str) -> None:
-        fixed = protocol.protocol_line(line)
+        fixed = parser.protocol_line(line)
         with self._lock:
             if self._closed:
                 return

@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXECUTABLE = ROOT / "dist" / ("pbrain-pentad.exe" if sys.platform == "win32" else "pbrain-pentad")
-BUILD_INPUTS = ("pbrain/*.py", "pbrain/*.pxd", "pbrain/*.so", "pbrain/*.pyd", "build/build.py", "build/*.spec")
+BUILD_INPUTS = ("pbrain/**/*.py", "pbrain/**/*.pxd", "pbrain/**/*.so", "pbrain/**/*.pyd", "build/build.py",
+                "build/*.spec")
 
 
 def executable_is_stale() -> bool:

@@ -6,8 +6,8 @@ import json
 import random
 import sys
 
-from pbrain.board import Board
-from pbrain.rules import Rule
+from pbrain.core.board import Board
+from pbrain.core.rules import Rule
 
 
 def board_digest() -> str:
@@ -54,10 +54,10 @@ def search_digest() -> str:
 def mcts_digest() -> str:
     """Monte Carlo tree searches with iteration caps (gomoku with the static-eval policy, Connect Four with
     playouts): the move, and the visits and proofs of the root moves."""
-    from pbrain.connect4 import Connect4
-    from pbrain.mcts import MCTS
-    from pbrain.mcts_connect4 import Connect4Policy
-    from pbrain.mcts_gomoku import GomokuGame, GomokuPolicy
+    from pbrain.connect4.bitboard import Connect4
+    from pbrain.connect4.policy import Connect4Policy
+    from pbrain.mcts.gomoku import GomokuGame, GomokuPolicy
+    from pbrain.mcts.tree import MCTS
 
     out = []
     for rule, moves in ((Rule.FREESTYLE, [(7, 7), (8, 8), (7, 8)]), (Rule.RENJU, [(7, 7), (8, 7), (6, 8), (8, 8)])):

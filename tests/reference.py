@@ -1,7 +1,7 @@
 """Slow, obviously-correct reference implementations the tests compare the engine against."""
 from __future__ import annotations
 
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core.rules import BLACK, WHITE, Rule
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
 

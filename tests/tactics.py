@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pbrain.board import Board
+from pbrain.core.board import Board
+from pbrain.core.rules import BLACK, Rule
 from pbrain.engine import Engine
-from pbrain.rules import BLACK, Rule
 
 DATA = Path(__file__).parent / "data"
 

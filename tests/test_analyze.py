@@ -11,13 +11,13 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from pbrain import analyze, analyze_cli, analyze_output, params, records
-from pbrain.analyze import BLUNDER, MISSED_WIN, Threat, analyze_game, analyze_position, setup, threats
+from pbrain import params, records
 from pbrain.cli import main
+from pbrain.core.rules import BLACK, WHITE, Rule
 from pbrain.engine import Engine, Limits
-from pbrain.play import format_eval
-from pbrain.rules import BLACK, WHITE, Rule
-
+from pbrain.frontends import analyze, analyze_cli, analyze_output
+from pbrain.frontends.analyze import BLUNDER, MISSED_WIN, Threat, analyze_game, analyze_position, setup
+from pbrain.frontends.play import format_eval
 from tests import terminal_child
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def test_position_api_gives_distinct_moves_with_evals_and_lines(engine: Engine) 
 def test_a_four_is_listed_in_the_threats_and_taken(engine: Engine) -> None:
     setup(game_of(BLACK_FOUR), engine=engine)
     l8, g8 = records.parse_point("l8", 15, 15), records.parse_point("g8", 15, 15)
-    black = threats(engine.board, BLACK)
+    black = engine.threats(BLACK)
     assert black[0] == Threat("five", [l8], "four")
     assert analyze_output.threat_text(black[0], 15) == "four (five at l8)"
     assert analyze_output.threats_text(black, 15).startswith("four (five at l8)")
@@ -128,11 +128,11 @@ def test_a_four_is_listed_in_the_threats_and_taken(engine: Engine) -> None:
 
 def test_open_three_and_open_four_are_named_with_their_points(engine: Engine) -> None:
     setup(game_of("h8 a1 i8 a3 j8 a15"), engine=engine)  # black's open three h8-j8, black to move
-    found = threats(engine.board, BLACK)
+    found = engine.threats(BLACK)
     text = analyze_output.threats_text(found, 15)
     assert text.startswith("open three (open four at g8 or k8)"), text
     engine.play(*records.parse_point("k8", 15, 15))  # now an open four: fives at g8 and l8
-    assert threats(engine.board, BLACK)[0] == Threat("five", [records.parse_point(p, 15, 15) for p in ("g8", "l8")],
+    assert engine.threats(BLACK)[0] == Threat("five", [records.parse_point(p, 15, 15) for p in ("g8", "l8")],
                                                      "open four")
 
 

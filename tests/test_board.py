@@ -9,17 +9,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbrain import eval_weights, geometry, patterns
-from pbrain.board import Board, BoardError
-from pbrain.patterns import Pattern, Pattern4
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core import geometry, patterns
+from pbrain.core.board import Board, BoardError
+from pbrain.core.patterns import Pattern, Pattern4
+from pbrain.core.rules import BLACK, WHITE, Rule
+from pbrain.evaluation import weights as eval_weights
 from tests.reference import random_position, wins
 
 ALL_RULES = list(Rule)
 
 
 def test_pxd_constants_match_python_vocabulary() -> None:
-    text = (Path(__file__).parent.parent / "pbrain" / "board.pxd").read_text()
+    text = (Path(__file__).parent.parent / "pbrain" / "core" / "board.pxd").read_text()
     declared = dict((name, int(value)) for name, value in re.findall(r"^\s+(\w+) = (\d+)$", text, re.M))
     assert declared["EMPTY"] == patterns.EMPTY and declared["WALL"] == patterns.WALL
     assert declared["PADDING"] == patterns.HALF_LINE

@@ -1,5 +1,5 @@
-"""Connect Four: the rules (pbrain.connect4), the solver (pbrain.c4solver) and the alpha-beta player, checked
-against bitbully (an independent C++ engine) on random positions."""
+"""Connect Four: the rules (pbrain.connect4.bitboard), the solver (pbrain.connect4.solver) and the alpha-beta
+player, checked against bitbully (an independent C++ engine) on random positions."""
 from __future__ import annotations
 
 import importlib.util
@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pbrain import c4players, c4solver, connect4
-from pbrain.c4players import PLAYERS, Answer, alphabeta_move, score_text
-from pbrain.c4solver import PROVEN, Solver
-from pbrain.connect4 import FIRST, HEIGHT, SECOND, WIDTH, Connect4, Connect4Error
+from pbrain.connect4 import bitboard as connect4
+from pbrain.connect4 import players as c4players
+from pbrain.connect4 import solver as c4solver
+from pbrain.connect4.bitboard import FIRST, HEIGHT, SECOND, WIDTH, Connect4, Connect4Error
+from pbrain.connect4.players import PLAYERS, Answer, alphabeta_move, score_text
+from pbrain.connect4.solver import PROVEN, Solver
 
 bitbully = pytest.importorskip("bitbully")
 
@@ -220,13 +222,13 @@ def test_interpreted_core_matches_the_compiled_one() -> None:
         spec.loader.exec_module(module)
         return module
 
-    slow = load("connect4")
-    compiled_core = sys.modules["pbrain.connect4"]
-    sys.modules["pbrain.connect4"] = slow  # the interpreted solver imports the interpreted core
+    slow = load("bitboard")
+    compiled_core = sys.modules["pbrain.connect4.bitboard"]
+    sys.modules["pbrain.connect4.bitboard"] = slow  # the interpreted solver imports the interpreted core
     try:
-        slow_solver_module = load("c4solver")
+        slow_solver_module = load("solver")
     finally:
-        sys.modules["pbrain.connect4"] = compiled_core
+        sys.modules["pbrain.connect4.bitboard"] = compiled_core
     assert not slow.COMPILED and not slow_solver_module.COMPILED
     rng = random.Random(77)
     for _ in range(40):
@@ -343,4 +345,4 @@ def test_answers_and_texts() -> None:
     answer = alphabeta_move(Connect4("4453"), 10.0, stop)
     assert Connect4("4453").can_play(answer.column)
     assert c4players.solver() is c4players.solver()
-    assert sys.modules["pbrain.c4solver"] is c4solver
+    assert sys.modules["pbrain.connect4.solver"] is c4solver

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbrain import params
-from pbrain.engine import Engine, Limits
+from pbrain.engine import Limits
 from tests.tactics import engine_of, load
 
 VCT = load("tactics.json", "vct")

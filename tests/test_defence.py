@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from pbrain.dfpn import ProofSolver
 from pbrain.engine import Engine, Limits
-from pbrain.threats import ThreatSolver
+from pbrain.search.dfpn import ProofSolver
+from pbrain.search.threats import ThreatSolver
 from tests.tactics import load
 
 MUST_DEFEND = [item for item in load("must_defend.json") if "unproven" not in item]

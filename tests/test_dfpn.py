@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from pbrain.board import Board
-from pbrain.dfpn import ProofSolver
+from pbrain.core.board import Board
+from pbrain.core.rules import BLACK, Rule
 from pbrain.engine import Engine
-from pbrain.rules import BLACK, Rule
-from pbrain.threats import ThreatSolver
+from pbrain.search.dfpn import ProofSolver
+from pbrain.search.threats import ThreatSolver
 from tests.tactics import board_of, defender_loses, load
 
 VCT_POSITIONS = load("tactics.json", "vct")

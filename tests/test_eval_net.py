@@ -1,4 +1,4 @@
-"""The evaluation network (pbrain/eval_net.py) and its trainer (tuning/net.py)."""
+"""The evaluation network (pbrain/network.py) and its trainer (tuning/net.py)."""
 from __future__ import annotations
 
 import random
@@ -6,11 +6,12 @@ import random
 import numpy as np
 import pytest
 
-from pbrain import eval_net, net_weights, patterns
-from pbrain.board import Board
-from pbrain.evaluation import evaluate, threat_index
-from pbrain.patterns import NUM_CODES, ROLES, Pattern4
-from pbrain.rules import Rule
+from pbrain.core import patterns
+from pbrain.core.board import Board
+from pbrain.core.patterns import NUM_CODES, ROLES, Pattern4
+from pbrain.core.rules import Rule
+from pbrain.evaluation import net_weights, network
+from pbrain.evaluation.static import evaluate, threat_index
 from tests.test_tuning import random_game
 from tuning import net, positions
 
@@ -26,8 +27,8 @@ def random_boards(rule: Rule, seed: int, plies: int = 50):
 def code_sum(entry: dict, board: Board, colour: int, role: str) -> float:
     """`colour`'s empty cells valued by the entry's code values for `role`, rounded as the board stores them."""
     values = dict(entry["codes"][role])
-    return sum(round(values.get(board.pattern_code(cell, colour), 0.0) * eval_net.CODE_SCALE)
-               for cell in board.playable if board.stone(cell) == 0) / eval_net.CODE_SCALE
+    return sum(round(values.get(board.pattern_code(cell, colour), 0.0) * network.CODE_SCALE)
+               for cell in board.playable if board.stone(cell) == 0) / network.CODE_SCALE
 
 
 def python_value(entry: dict, board: Board) -> int:
@@ -37,7 +38,7 @@ def python_value(entry: dict, board: Board) -> int:
         [board.count(3 - me, k) for k in range(len(Pattern4))]
     bits = [(threat_index(board, me) >> b) & 1 for b in range(net.THREAT_BITS)]
     inputs = counts + bits + [code_sum(entry, board, me, "mover"), code_sum(entry, board, 3 - me, "waiter")]
-    assert len(inputs) == eval_net.INPUTS
+    assert len(inputs) == network.INPUTS
     total = entry["b2"] * entry["scale"]
     for k in range(entry["hidden"]):
         unit = entry["b1"][k] + sum(v * entry["w1"][i][k] for i, v in enumerate(inputs))
@@ -62,14 +63,14 @@ def test_a_rule_without_a_network_keeps_the_linear_evaluation(monkeypatch: pytes
     assert Board(15, 15, int(Rule.CARO)).net_hidden == 0
     monkeypatch.setattr(net_weights, "NETS", {})
     assert Board(15, 15, int(Rule.FREESTYLE)).net_hidden == 0
-    assert eval_net.tables("freestyle")[0] == 0
+    assert network.tables("freestyle")[0] == 0
 
 
 @pytest.mark.parametrize("width, height", [(20, 20), (32, 32), (11, 11), (20, 15)])
 def test_an_empty_board_of_any_size_reads_as_the_trained_one(width: int, height: int) -> None:
     """The class NONE counts and the code sums count every empty cell: a board of another size than the positions
     the network learned from shifts its hidden biases so that its empty board is valued as the empty 15x15 one."""
-    trained = Board(eval_net.TRAINED_SIZE, eval_net.TRAINED_SIZE, int(Rule.FREESTYLE))
+    trained = Board(network.TRAINED_SIZE, network.TRAINED_SIZE, int(Rule.FREESTYLE))
     board = Board(width, height, int(Rule.FREESTYLE))
     assert board.empty_inputs() != trained.empty_inputs()
     assert abs(evaluate(board, board.side) - evaluate(trained, trained.side)) <= 1
@@ -115,7 +116,7 @@ def test_the_trainer_computes_what_the_engine_does(size: int) -> None:
     inputs, rows, columns, counts = net.shift_to_trained("freestyle", data["size"], raw, data["code_row"],
                                                           data["code_col"], data["code_count"])
     codes = net.CodeCounts(rows, columns, counts, len(data["y"]))
-    assert inputs.shape[1] == net.CLASS_INPUTS == eval_net.INPUTS - 2
+    assert inputs.shape[1] == net.CLASS_INPUTS == network.INPUTS - 2
     logits = net.forward(entry, inputs, codes)
     expected = []
     for board, _ in positions.game_positions(game):
@@ -126,7 +127,7 @@ def test_the_trainer_computes_what_the_engine_does(size: int) -> None:
         expected.append(evaluate(board, me))
     assert len(expected) == len(logits) > 10
     assert np.abs(logits * entry["scale"] - np.array(expected)).max() < 8
-    if size != eval_net.TRAINED_SIZE:  # the shift matters: unshifted, the trainer would read another value
+    if size != network.TRAINED_SIZE:  # the shift matters: unshifted, the trainer would read another value
         unshifted = net.forward(entry, raw, net.CodeCounts(data["code_row"], data["code_col"], data["code_count"],
                                                            len(data["y"])))
         assert np.abs(unshifted * entry["scale"] - np.array(expected)).mean() > 100
@@ -185,7 +186,7 @@ def test_games_of_different_positions_files_keep_apart() -> None:
 def test_the_weights_file_round_trips() -> None:
     rng = np.random.default_rng(4)
     entry = {"source": "a test's network, with 'quotes' and \"more\"", "hidden": 3, "scale": 101.5,
-             "w1": rng.normal(0, 1, (eval_net.INPUTS, 3)).round(6).tolist(), "b1": [0.5, -0.25, 0.0],
+             "w1": rng.normal(0, 1, (network.INPUTS, 3)).round(6).tolist(), "b1": [0.5, -0.25, 0.0],
              "w2": [1.0, -2.0, 0.125], "b2": -0.5, "codes": {"mover": [(3, 0.25), (17, -1.5)], "waiter": [(5, 2.0)]}}
     namespace: dict = {}
     exec(compile(net.render({"freestyle": entry}), "net_weights.py", "exec"), namespace)
@@ -194,8 +195,8 @@ def test_the_weights_file_round_trips() -> None:
     assert [list(row) for row in loaded["w1"]] == entry["w1"]
     assert list(loaded["b1"]) == entry["b1"] and list(loaded["w2"]) == entry["w2"] and loaded["b2"] == -0.5
     assert {role: list(pairs) for role, pairs in loaded["codes"].items()} == entry["codes"]
-    hidden, packed = eval_net.tables("freestyle")
-    assert hidden == net_weights.NETS["freestyle"]["hidden"] and len(packed) == (eval_net.INPUTS + 2) * hidden + 1
+    hidden, packed = network.tables("freestyle")
+    assert hidden == net_weights.NETS["freestyle"]["hidden"] and len(packed) == (network.INPUTS + 2) * hidden + 1
 
 
 def test_a_forbidden_cell_has_no_code_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,8 +206,8 @@ def test_a_forbidden_cell_has_no_code_value(monkeypatch: pytest.MonkeyPatch) -> 
     forbidden = next(code for code in range(NUM_CODES) if classes[code] & 15 == Pattern4.FORBID)
     entry = dict(net_weights.NETS["freestyle"], codes={"mover": [(forbidden, 1.0)], "waiter": [(forbidden, -2.0)]})
     monkeypatch.setattr(net_weights, "NETS", {"renju": entry})
-    values = eval_net.code_values(Rule.RENJU)
+    values = network.code_values(Rule.RENJU)
     for role, value in enumerate((1.0, -2.0)):
         assert values[role * NUM_CODES + forbidden] == 0  # black
-        assert values[(2 + role) * NUM_CODES + forbidden] == value * eval_net.CODE_SCALE  # white
-    assert eval_net.code_values(Rule.CARO) is None
+        assert values[(2 + role) * NUM_CODES + forbidden] == value * network.CODE_SCALE  # white
+    assert network.code_values(Rule.CARO) is None

@@ -11,8 +11,8 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
-from pbrain import protocol
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core.rules import BLACK, WHITE, Rule
+from pbrain.protocol import parser
 from tests.brains import Brain, ProcessBrain, SessionBrain
 from tests.reference import wins
 
@@ -265,7 +265,7 @@ def fuzz_lines(rng: random.Random, count: int) -> List[bytes]:
 
 def _check_lines(lines: List[str]) -> None:
     for line in lines:
-        assert protocol.PROTOCOL_LINE.fullmatch(line), f"not a protocol line: {line!r}"
+        assert parser.PROTOCOL_LINE.fullmatch(line), f"not a protocol line: {line!r}"
         assert "internal" not in line, line
 
 

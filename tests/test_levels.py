@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from pbrain import levels
+from pbrain.core.rules import BLACK, Rule
 from pbrain.engine import Engine, Limits
-from pbrain.rules import BLACK, Rule
 from tests.brains import SessionBrain
 
 

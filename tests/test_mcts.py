@@ -8,14 +8,14 @@ from typing import List, Optional, Sequence, Tuple
 
 import pytest
 
-from pbrain.board import Board
-from pbrain.c4players import PLAYERS
-from pbrain.connect4 import Connect4
+from pbrain.connect4.bitboard import Connect4
+from pbrain.connect4.players import PLAYERS
+from pbrain.connect4.policy import Connect4Policy, preselected
+from pbrain.core.board import Board
+from pbrain.core.rules import BLACK, WHITE, Rule
 from pbrain.engine import Engine, Limits
-from pbrain.mcts import MCTS, UNPROVEN, MCTSConfig, value_to_score
-from pbrain.mcts_connect4 import Connect4Policy, preselected
-from pbrain.mcts_gomoku import GomokuGame, GomokuPolicy, forced_points
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.mcts.gomoku import GomokuGame, GomokuPolicy, forced_points
+from pbrain.mcts.tree import MCTS, UNPROVEN, MCTSConfig, value_to_score
 from tests.brains import SessionBrain
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import pbrain
+from pbrain import hotcore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,8 +38,9 @@ def test_core_is_compiled_where_a_compiler_exists() -> None:
 
 def test_compiled_modules_are_not_stale() -> None:
     for name in pbrain.HOT_CORE:
-        built = list((ROOT / "pbrain").glob(f"{name}.*.so")) + list((ROOT / "pbrain").glob(f"{name}.*.pyd"))
-        sources = [p for p in (ROOT / "pbrain" / f"{name}.py", ROOT / "pbrain" / f"{name}.pxd") if p.exists()]
+        folder, _, base = (ROOT / hotcore.source_path(name)).with_suffix("").as_posix().rpartition("/")
+        built = list(Path(folder).glob(f"{base}.*.so")) + list(Path(folder).glob(f"{base}.*.pyd"))
+        sources = [p for p in (Path(folder) / f"{base}.py", Path(folder) / f"{base}.pxd") if p.exists()]
         for binary in built:
             for source in sources:
                 assert binary.stat().st_mtime >= source.stat().st_mtime, (

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from pbrain.board import Board
-from pbrain.movegen import MoveGen
-from pbrain.patterns import Pattern4
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core.board import Board
+from pbrain.core.patterns import Pattern4
+from pbrain.core.rules import BLACK, WHITE, Rule
+from pbrain.search.movegen import MoveGen
 from tests.reference import random_position
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import List
 
 from pbrain import analysis, params
+from pbrain.core.rules import Rule
 from pbrain.engine import Engine, Limits, Point
-from pbrain.rules import Rule
 from tests.brains import SessionBrain
 
 THREE_TO_BLOCK = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 5), (9, 5), (6, 7), (9, 6)]

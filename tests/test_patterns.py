@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pbrain import patterns
-from pbrain.patterns import Pattern, Pattern4
-from pbrain.rules import Rule, RuleError, protocol_value, rule_from_protocol
+from pbrain.core import patterns
+from pbrain.core.patterns import Pattern, Pattern4
+from pbrain.core.rules import Rule, RuleError, protocol_value, rule_from_protocol
 
 CODES = {".": patterns.EMPTY, "X": patterns.BLACK, "O": patterns.WHITE, "|": patterns.WALL, "*": patterns.EMPTY}
 

@@ -3,21 +3,17 @@ the real program in a pseudo-terminal (pexpect)."""
 from __future__ import annotations
 
 import io
-import os
 import re
-import sys
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Tuple
 
 import pytest
 
 from pbrain import records
+from pbrain.core.rules import BLACK, WHITE, Rule
 from pbrain.engine import Engine
-from pbrain.play import (PlayError, PlayOptions, PlaySession, format_eval, options_from_args, parse_size,
-                         winning_line)
-from pbrain.rules import BLACK, WHITE, Rule
-from pbrain.screen import BoardView, render_board, wants_color
-
+from pbrain.frontends.play import PlayError, PlayOptions, PlaySession, format_eval, options_from_args, parse_size
+from pbrain.frontends.screen import BoardView, render_board, wants_color
 from tests import terminal_child
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -389,7 +385,7 @@ def test_engine_five_and_result_saved(tmp_path: Path) -> None:
     assert re.search(r"Pentad plays (a10|f10)\.", text)
     assert "Pentad wins." in text
     assert session.outcome is not None and session.outcome.winner == WHITE
-    assert len(winning_line(session.engine)) == 5
+    assert len(session.engine.winning_line()) == 5
     session.handle(f"save {tmp_path / 'lost.sgf'}")
     assert records.load(str(tmp_path / "lost.sgf")).result == "W+"
     session.handle("new")

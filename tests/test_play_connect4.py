@@ -3,21 +3,26 @@ the real program in a pseudo-terminal (pexpect)."""
 from __future__ import annotations
 
 import io
-import os
 import re
-import sys
 from argparse import Namespace
 from pathlib import Path
 from typing import Dict, Iterable, List, Tuple
 
 import pytest
 
-from pbrain import c4players, cli, play
-from pbrain.connect4 import FIRST, SECOND, Connect4
-from pbrain.play import PlayError
-from pbrain.play_connect4 import (Connect4Options, Connect4Session, find_player, options_from_args, parse_moves,
-                                  render_board)
-
+from pbrain import cli
+from pbrain.connect4 import players
+from pbrain.connect4.bitboard import FIRST, SECOND, Connect4
+from pbrain.frontends import play
+from pbrain.frontends.play import PlayError
+from pbrain.frontends.play_connect4 import (
+    Connect4Options,
+    Connect4Session,
+    find_player,
+    options_from_args,
+    parse_moves,
+    render_board,
+)
 from tests import terminal_child
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,13 +172,13 @@ def test_options_from_the_command_line() -> None:
 
 
 def test_missing_engine_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(c4players, "PLAYERS", {"alphabeta": c4players.PLAYERS["alphabeta"]})
+    monkeypatch.setattr(players, "PLAYERS", {"alphabeta": players.PLAYERS["alphabeta"]})
     with pytest.raises(PlayError, match=r"engine 'uct' is not available .*\(have: alphabeta\)"):
         options_from_args(args(engine="uct"))
     with pytest.raises(PlayError, match="'mcts' is not available"):
         find_player("mcts")
     session, out = started()
-    monkeypatch.setattr(c4players, "PLAYERS", {})
+    monkeypatch.setattr(players, "PLAYERS", {})
     session.handle("hint")
     text = take(out)
     assert "The Connect Four engine 'alphabeta' is not available" in text and text.count("\n") == 1

@@ -1,4 +1,4 @@
-"""The move ordering's weights (pbrain/order_weights.py, patterns.order_values) and the fit that makes them
+"""The move ordering's weights (pbrain/search/order_weights.py, movegen.order_values) and the fit that makes them
 (tuning/policy.py)."""
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from pbrain import order_weights, patterns
-from pbrain.board import Board
+from pbrain.core import patterns
+from pbrain.core.board import Board
+from pbrain.core.patterns import Pattern, Pattern4
+from pbrain.core.rules import Rule
 from pbrain.engine import Engine, Limits
-from pbrain.patterns import Pattern, Pattern4
-from pbrain.rules import Rule
+from pbrain.search import movegen, order_weights
 from tuning import fit, policy
 
 
@@ -30,7 +31,7 @@ def random_position(seed: int, plies: int = 14) -> Board:
 
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
 def test_order_values_sum_the_line_and_class_weights(rule: Rule) -> None:
-    table = patterns.order_values(rule)
+    table = movegen.order_values(rule)
     weights = order_weights.for_rule(rule.name.lower())
     classes = patterns.code_classes(rule)
     n = patterns.NUM_CODES
@@ -66,7 +67,7 @@ def test_line_weights_change_the_search_and_class_weights_alone_keep_threats_fir
 def synthetic_examples(count: int, w_true: np.ndarray, seed: int) -> list:
     """Positions whose 'analyst' picks a cell with probability softmax(w_true . x) over the candidates."""
     rng = np.random.default_rng(seed)
-    table = patterns.order_values(Rule.FREESTYLE)
+    table = movegen.order_values(Rule.FREESTYLE)
     examples = []
     for k in range(count):
         board = random_position(seed * 1000 + k)
@@ -153,7 +154,7 @@ def test_a_point_forbidden_to_black_is_worth_no_more_to_white_than_a_dead_cell()
     """Under renju, white's ordering scores a point black may not play (class FORBID for black) as what the
     fit gives a black cell of class NONE with four dead lines: taking it takes nothing from black."""
     weights = order_weights.for_rule("renju")
-    table = patterns.order_values(Rule.RENJU)
+    table = movegen.order_values(Rule.RENJU)
     classes = patterns.code_classes(Rule.RENJU)
     n = patterns.NUM_CODES
     forbidden = [code for code in range(n) if classes[code] & 15 == Pattern4.FORBID]

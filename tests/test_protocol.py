@@ -1,12 +1,13 @@
-"""protocol.py: bytes -> lines -> commands, argument parsing, reply formatting."""
+"""parser.py: bytes -> lines -> commands, argument parsing, reply formatting."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbrain import params, protocol
-from pbrain.protocol import Command, CommandFramer, LineDecoder, ProtocolError
+from pbrain import params
+from pbrain.protocol import parser
+from pbrain.protocol.parser import Command, CommandFramer, LineDecoder, ProtocolError
 
 
 def decode_all(chunks: "list[bytes]") -> "list[str]":
@@ -41,9 +42,9 @@ def test_bad_utf8_is_replaced_not_fatal() -> None:
 
 
 def test_a_too_long_line_becomes_one_marker_and_the_next_line_survives() -> None:
-    huge = b"A" * (protocol.MAX_LINE_BYTES + 10)
-    assert decode_all([huge[:5000], huge[5000:], b"\nABOUT\n"]) == [protocol.TOO_LONG, "ABOUT"]
-    assert frame([protocol.TOO_LONG])[0].problem.startswith("line longer than")
+    huge = b"A" * (parser.MAX_LINE_BYTES + 10)
+    assert decode_all([huge[:5000], huge[5000:], b"\nABOUT\n"]) == [parser.TOO_LONG, "ABOUT"]
+    assert frame([parser.TOO_LONG])[0].problem.startswith("line longer than")
 
 
 # --- framing --------------------------------------------------------------------------------------------------------
@@ -79,9 +80,9 @@ def test_stray_stone_lines_have_no_word() -> None:
 
 
 def test_blocks_are_capped() -> None:
-    lines = ["BOARD"] + ["1,1,1"] * (protocol.MAX_BLOCK_LINES + 5) + ["DONE"]
+    lines = ["BOARD"] + ["1,1,1"] * (parser.MAX_BLOCK_LINES + 5) + ["DONE"]
     [command] = frame(lines)
-    assert len(command.block) == protocol.MAX_BLOCK_LINES and "more than" in command.problem
+    assert len(command.block) == parser.MAX_BLOCK_LINES and "more than" in command.problem
 
 
 @settings(max_examples=300, deadline=None)
@@ -96,64 +97,64 @@ def test_framing_never_fails_and_keeps_every_command_word(lines: "list[str]") ->
 # --- parsing --------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text,expected", [("7,8", (7, 8)), (" 7 , 8 ", (7, 8)), ("0,14", (0, 14)), ("+3,4", (3, 4))])
 def test_points_parse(text: str, expected: "tuple[int, int]") -> None:
-    assert protocol.parse_point(text, 15, 15, "TURN") == expected
+    assert parser.parse_point(text, 15, 15, "TURN") == expected
 
 
 @pytest.mark.parametrize("text", ["", "7", "7,8,9", "a,b", "7;8", "7.0,8", "15,0", "0,15", "-1,0",
                                   "1" * 40 + ",1", "\ufffd,\ufffd"])
 def test_bad_points_raise_protocol_error(text: str) -> None:
     with pytest.raises(ProtocolError):
-        protocol.parse_point(text, 15, 15, "TURN")
+        parser.parse_point(text, 15, 15, "TURN")
 
 
 def test_stones_need_known_fields_and_distinct_points() -> None:
-    assert protocol.parse_stone("3,4,2", 15, 15, "BOARD") == protocol.StoneLine(3, 4, 2)
-    assert protocol.parse_stone("3,4", 15, 15, "SWAP2BOARD").field is None
+    assert parser.parse_stone("3,4,2", 15, 15, "BOARD") == parser.StoneLine(3, 4, 2)
+    assert parser.parse_stone("3,4", 15, 15, "SWAP2BOARD").field is None
     for bad in ("3,4,0", "3,4,4", "3,4,x", "3,4,1,1"):
         with pytest.raises(ProtocolError):
-            protocol.parse_stone(bad, 15, 15, "BOARD")
+            parser.parse_stone(bad, 15, 15, "BOARD")
     with pytest.raises(ProtocolError, match="given twice"):
-        protocol.parse_stones(["3,4,1", "3,4,2"], 15, 15, "BOARD")
+        parser.parse_stones(["3,4,1", "3,4,2"], 15, 15, "BOARD")
 
 
 def test_sizes_and_counts() -> None:
-    assert protocol.parse_size("20") == 20
-    assert protocol.parse_rect("20,15") == (20, 15) == protocol.parse_rect("20 15")
-    assert protocol.parse_count("", "YXNBEST", 1) == 1 and protocol.parse_count("4", "YXNBEST", 1) == 4
-    for call in (lambda: protocol.parse_size("15 15"), lambda: protocol.parse_rect("20"),
-                 lambda: protocol.parse_count("0", "YXNBEST", 1), lambda: protocol.to_int("9" * 30, "x")):
+    assert parser.parse_size("20") == 20
+    assert parser.parse_rect("20,15") == (20, 15) == parser.parse_rect("20 15")
+    assert parser.parse_count("", "YXNBEST", 1) == 1 and parser.parse_count("4", "YXNBEST", 1) == 4
+    for call in (lambda: parser.parse_size("15 15"), lambda: parser.parse_rect("20"),
+                 lambda: parser.parse_count("0", "YXNBEST", 1), lambda: parser.to_int("9" * 30, "x")):
         with pytest.raises(ProtocolError):
             call()
 
 
 def test_info_keys_are_lower_cased_and_values_kept_whole() -> None:
-    assert protocol.parse_info("TIMEOUT_TURN 5000") == ("timeout_turn", "5000")
-    assert protocol.parse_info("folder C:\\My Brains\\x") == ("folder", "C:\\My Brains\\x")
+    assert parser.parse_info("TIMEOUT_TURN 5000") == ("timeout_turn", "5000")
+    assert parser.parse_info("folder C:\\My Brains\\x") == ("folder", "C:\\My Brains\\x")
     with pytest.raises(ProtocolError):
-        protocol.parse_info("")
+        parser.parse_info("")
 
 
 # --- formatting -----------------------------------------------------------------------------------------------------
 def test_moves_have_no_spaces() -> None:
-    assert protocol.format_point((7, 8)) == "7,8"
-    assert protocol.format_points([(1, 2), (3, 4), (5, 6)]) == "1,2 3,4 5,6"
+    assert parser.format_point((7, 8)) == "7,8"
+    assert parser.format_points([(1, 2), (3, 4), (5, 6)]) == "1,2 3,4 5,6"
 
 
 def test_forbid_line_is_rapfis() -> None:
-    assert protocol.format_forbid([]) == "FORBID ."
-    assert protocol.format_forbid([(7, 8), (10, 3)]) == "FORBID 07081003."
+    assert parser.format_forbid([]) == "FORBID ."
+    assert parser.format_forbid([(7, 8), (10, 3)]) == "FORBID 07081003."
 
 
 def test_about_line() -> None:
-    line = protocol.format_about("1.2.3")
+    line = parser.format_about("1.2.3")
     assert line.startswith('name="Pentad", version="1.2.3", author="Pentad engineers", country="')
     assert [part.split("=")[0] for part in line.split(", ")] == ["name", "version", "author", "country", "www"]
-    assert protocol.PROTOCOL_LINE.fullmatch(line)
+    assert parser.PROTOCOL_LINE.fullmatch(line)
 
 
 def test_search_message_is_readable_by_pygomo() -> None:
     pygomo = pytest.importorskip("pygomo")
-    line = protocol.format_search(9, 35, 123456, 150000, 823, [(7, 7), (8, 8)])
+    line = parser.format_search(9, 35, 123456, 150000, 823, [(7, 7), (8, 8)])
     info = pygomo.GomocupProtocol().parse_search_info(line)
     assert (info.depth, info.nodes, info.nps, info.time_ms) == (9, 123456, 150, 823)
     assert [m.to_tuple() for m in info.pv] == [(7, 7), (8, 8)]
@@ -161,23 +162,23 @@ def test_search_message_is_readable_by_pygomo() -> None:
 
 
 def test_win_scores_read_as_plies() -> None:
-    assert protocol.format_score(params.WIN - 7) == "+M7"
-    assert protocol.format_score(-(params.WIN - 4)) == "-M4"
-    assert protocol.format_score(-12) == "-12"
+    assert parser.format_score(params.WIN - 7) == "+M7"
+    assert parser.format_score(-(params.WIN - 4)) == "-M4"
+    assert parser.format_score(-12) == "-12"
 
 
 @pytest.mark.parametrize("line", ["OK", "7,7", "1,2 3,4", "1,2 3,4 5,6", "SWAP", "FORBID 0102.", "ERROR x",
                                   "UNKNOWN x", "MESSAGE x y z", "DEBUG", "SUGGEST 3,4", 'name="Pentad", a="b"'])
 def test_protocol_lines_pass_the_guard_unchanged(line: str) -> None:
-    assert protocol.protocol_line(line) == line
+    assert parser.protocol_line(line) == line
 
 
 @pytest.mark.parametrize("line", ["7, 7", "hello", "", "OK OK", "7,7\nERROR", "1,2 3,4 5,6 7,8", "é"])
 def test_anything_else_becomes_a_message(line: str) -> None:
-    fixed = protocol.protocol_line(line)
-    assert fixed.startswith("MESSAGE") and protocol.PROTOCOL_LINE.fullmatch(fixed)
+    fixed = parser.protocol_line(line)
+    assert fixed.startswith("MESSAGE") and parser.PROTOCOL_LINE.fullmatch(fixed)
 
 
 def test_quotes_are_short_and_printable() -> None:
-    quoted = protocol.quote("\x00\xff" + "x" * 100)
-    assert len(quoted) == protocol.ECHO_CHARS and quoted.isprintable() and quoted.isascii()
+    quoted = parser.quote("\x00\xff" + "x" * 100)
+    assert len(quoted) == parser.ECHO_CHARS and quoted.isprintable() and quoted.isascii()

@@ -7,9 +7,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbrain.records import (Game, RecordError, format_moves, format_point, load, parse_moves, parse_point,
-                            read_move_list, read_psq, read_sgf, save, write_move_list, write_psq, write_sgf)
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core.rules import BLACK, WHITE, Rule
+from pbrain.records import (
+    Game,
+    RecordError,
+    format_moves,
+    format_point,
+    load,
+    parse_moves,
+    parse_point,
+    read_move_list,
+    read_psq,
+    read_sgf,
+    save,
+    write_move_list,
+    write_psq,
+    write_sgf,
+)
 
 DATA = Path(__file__).resolve().parent / "data" / "records"
 

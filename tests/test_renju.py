@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from pbrain.board import Board
-from pbrain.patterns import Pattern4
-from pbrain.rules import BLACK, WHITE, Rule
+from pbrain.core.board import Board
+from pbrain.core.patterns import Pattern4
+from pbrain.core.rules import BLACK, WHITE, Rule
 from tests.reference import random_position
 
 referee = pytest.importorskip("renju.check_forbid")

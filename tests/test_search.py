@@ -7,12 +7,12 @@ import time
 import pytest
 
 from pbrain import params
-from pbrain.board import Board
-from pbrain.dfpn import ProofSolver
+from pbrain.core.board import Board
+from pbrain.core.rules import BLACK, WHITE, Rule
 from pbrain.engine import Engine, Limits
-from pbrain.movegen import MoveGen
-from pbrain.rules import BLACK, WHITE, Rule
-from pbrain.threats import ThreatSolver
+from pbrain.search.dfpn import ProofSolver
+from pbrain.search.movegen import MoveGen
+from pbrain.search.threats import ThreatSolver
 from tests.reference import check_vcf_line
 from tests.tactics import board_of, engine_of, grid_of, load
 
@@ -81,7 +81,8 @@ def test_the_defence_filter_keeps_a_floor_at_small_node_limits() -> None:
     # nodes its share alone leaves it a few thousand nodes, too few to find this position's one VCF defence.
     item = next(p for p in DEFEND if p["id"] == "freestyle20-defend-5")
     nodes = 30_000
-    assert params.ROOT_DEFENCE_SHARE * nodes < params.ROOT_DEFENCE_FLOOR_NODES <= params.ROOT_DEFENCE_FLOOR_SHARE * nodes
+    floor = params.ROOT_DEFENCE_FLOOR_NODES
+    assert params.ROOT_DEFENCE_SHARE * nodes < floor <= params.ROOT_DEFENCE_FLOOR_SHARE * nodes
     result = engine_of(item).think(Limits(max_nodes=nodes))
     assert list(result.move) in [list(d) for d in item["defences"]], f"{result.move} loses"
 
@@ -291,8 +292,8 @@ def test_a_double_three_is_no_win_while_the_opponent_has_a_four_to_make() -> Non
     assert result.move is not None and abs(result.score) < params.WIN_THRESHOLD
 
 
-LOST_UNDER_THREAT = ("5,6 9,7 9,6 10,7 8,7 10,5 8,6 10,6 10,4 8,9 9,5 7,7 8,8 9,8 11,6 10,9 10,8 9,10 9,9 7,10 6,11 8,11 "
-                     "11,8 8,10 11,3 12,2 8,4 8,5")
+LOST_UNDER_THREAT = ("5,6 9,7 9,6 10,7 8,7 10,5 8,6 10,6 10,4 8,9 9,5 7,7 8,8 9,8 11,6 10,9 10,8 9,10 9,9 7,10 "
+                     "6,11 8,11 11,8 8,10 11,3 12,2 8,4 8,5")
 """PentaZen game of 2026-11-24, Pentad (black) to move and lost: the search reports -M14 or so at depth 7-10. With
 the loss seen under the opponent's threat it used to answer after 160-824 ms of a 1000 ms turn (its last iteration
 predicted to end past the threat phase's deadline, then no deepening after it); it now searches to the hard
@@ -308,9 +309,9 @@ def test_a_loss_seen_under_a_threat_is_searched_on_for_the_turn() -> None:
     assert result.time_ms >= 880
 
 
-OWN_VCT_UNDECIDED = ("8,9 5,6 4,8 3,6 5,7 4,5 6,7 3,8 6,6 3,9 3,7 2,7 4,7 7,7 1,8 4,9 1,6 5,9 6,9 6,8 4,10 7,5 1,9 1,5 5,4 "
-                     "3,5 5,5 3,3 2,5")
-"""PentaZen game of the tenth session (a move-loss screen position), white to move: white's own VCT is neither
+OWN_VCT_UNDECIDED = ("8,9 5,6 4,8 3,6 5,7 4,5 6,7 3,8 6,6 3,9 3,7 2,7 4,7 7,7 1,8 4,9 1,6 5,9 6,9 6,8 4,10 7,5 "
+                     "1,9 1,5 5,4 3,5 5,5 3,3 2,5")
+"""A position of a game against PentaZen (a move-loss screen position), white to move: white's own VCT is neither
 proven nor disproven in 1,000,000 proof-number nodes, while black, were it to move, wins by a VCT proven in under
 2,000."""
 
@@ -318,8 +319,8 @@ proven nor disproven in 1,000,000 proof-number nodes, while black, were it to mo
 def test_an_own_vct_that_runs_past_the_threat_mark_leaves_the_opponents_vct_a_quick_look() -> None:
     # The look at the opponent's VCT ends before the own VCT's mark (params.ROOT_THREAT_SHARE): when the own attack
     # is neither proven nor refuted by then, the main search has the turn instead of the defence filter and the
-    # probes (the twelfth session's rising marks gave that look a slice of its own; the sixteenth measured the main
-    # search's turn as worth more: benchmarks/STRENGTH.md). The opponent's VCF is still looked for.
+    # probes (the main search's turn measured as worth more than a slice of the turn for that look). The opponent's
+    # VCF is still looked for.
     moves = [tuple(map(int, move.split(","))) for move in OWN_VCT_UNDECIDED.split()]
     board = Board(15, 15, int(Rule.FREESTYLE))
     for x, y in moves:

@@ -6,8 +6,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
+from pbrain.core.rules import BLACK, WHITE, Rule
 from pbrain.engine import Engine, Limits
-from pbrain.rules import BLACK, WHITE, Rule
 
 STRONG = Limits(max_nodes=1_000_000)
 """Full strength: a million nodes a move, 1 to 1.5 s on this project's 2-core machine (Gomocup's fastest time

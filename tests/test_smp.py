@@ -1,4 +1,4 @@
-"""Lazy SMP (pbrain/smp.py): helper processes share the hash table, search their own depths, and never outlive a
+"""Lazy SMP (pbrain/search/smp.py): helper processes share the hash table, search their own depths, and never outlive a
 think; `INFO thread_num` turns them on."""
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import List
 
 import pytest
 
-from pbrain import smp
 from pbrain.engine import Engine, Limits
-from pbrain.search import SKIP_PHASE, SKIP_SIZE
-from pbrain.tt import TranspositionTable
+from pbrain.search import smp
+from pbrain.search.searcher import SKIP_PHASE, SKIP_SIZE
+from pbrain.search.tt import TranspositionTable
 from tests.brains import ProcessBrain, SessionBrain
 
 pytestmark = pytest.mark.skipif(not smp.available(), reason="helper processes need os.fork")

@@ -5,14 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from pbrain import patterns, tables
-from pbrain.rules import Rule
+from pbrain.core import patterns, tables
+from pbrain.core.rules import Rule
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("tables") / tables.FILE_NAME
-    size = tables.save(path)
+    size = patterns.save_tables(path)
     assert 0 < size < 1_000_000, "the store is meant to be small"
     return path
 

@@ -8,7 +8,7 @@ from typing import List
 
 from pbrain import params
 from pbrain.engine import SearchInfo
-from pbrain.thinking import Answer, Job, Thinker
+from pbrain.protocol.thinking import Answer, Job, Thinker
 from pbrain.timeman import Budget
 
 INFO = SearchInfo(3, 10, 100, 5, [(1, 1)])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbrain.board import Board
-from pbrain.patterns import Pattern4
-from pbrain.rules import BLACK, Rule
-from pbrain.threats import ThreatSolver
+from pbrain.core.board import Board
+from pbrain.core.patterns import Pattern4
+from pbrain.core.rules import BLACK, Rule
+from pbrain.search.threats import ThreatSolver
 from tests.reference import check_vcf_line
 from tests.tactics import board_of, defender_loses, grid_of, load
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from pbrain.tt import TranspositionTable, zero_in_place, zeroed_pages
+from pbrain.search.tt import TranspositionTable, zero_in_place, zeroed_pages
 
 TABLE_BYTES = 1 << 16
 BOUND_LOWER, BOUND_UPPER, BOUND_EXACT = 1, 2, 3  # tt.py's bounds (compiled, they are C constants)

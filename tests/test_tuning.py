@@ -10,10 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pbrain import eval_weights, net_weights, patterns
-from pbrain.board import Board
-from pbrain.evaluation import evaluate, threat_index
-from pbrain.rules import Rule
+from pbrain.core import patterns
+from pbrain.core.board import Board
+from pbrain.core.rules import Rule
+from pbrain.evaluation import net_weights
+from pbrain.evaluation import weights as eval_weights
+from pbrain.evaluation.static import evaluate, threat_index
 from tuning import fit, games, label, positions
 
 

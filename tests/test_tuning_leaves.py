@@ -1,12 +1,13 @@
-"""The leaf positions of the search as tuning data: the search's sampling hook, tuning.leaves and tuning.label --as-is."""
+"""The leaf positions of the search as tuning data: the search's sampling hook, tuning.leaves and
+tuning.label --as-is."""
 from __future__ import annotations
 
 import json
 import random
 
-from pbrain.board import Board
+from pbrain.core.board import Board
+from pbrain.core.rules import Rule
 from pbrain.engine import Engine, Limits
-from pbrain.rules import Rule
 from tuning import label, leaves
 
 GAME = {"rule": "freestyle", "size": 15, "opening": [[6, 8], [8, 9], [9, 5]], "winner": 1,

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from pbrain import protocol
-
+from pbrain.protocol import parser
 from tests.brains import CLOSED, Brain, is_chatter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "protocol_fixtures"
@@ -222,7 +221,7 @@ class Replay:
     def check_output(self, step: Step) -> None:
         """Every line printed is a protocol line; none matches a @forbid pattern; no internal errors."""
         for line in self.seen:
-            if not protocol.PROTOCOL_LINE.fullmatch(line):
+            if not parser.PROTOCOL_LINE.fullmatch(line):
                 raise self._fail(step, f"not a protocol line: {line!r}")
             if "internal" in line:
                 raise self._fail(step, f"internal error reported: {line!r}")

@@ -1,4 +1,4 @@
-"""Fit the evaluation's weights to labelled positions and write them into pbrain/eval_weights.py.
+"""Fit the evaluation's weights to labelled positions and write them into pbrain/evaluation/weights.py.
 
 Texel-style logistic regression: the probability that the side to move wins is sigmoid(eval / K), with
 eval = w . x (positions.features). K is fitted first with the current weights, so the new weights stay in the
@@ -13,7 +13,7 @@ With --codes N, a second step fits a correction for every pattern code that N or
 corrections let the table value combinations of lines that the sum of their parts misvalues (two twos that make
 a double-three threat, a three next to a blocked two).
 
-    python -m tuning.fit positions.npz                  # fit every rule in the file, write pbrain/eval_weights.py
+    python -m tuning.fit positions.npz                  # fit every rule in the file, write pbrain/evaluation/weights.py
     python -m tuning.fit positions.npz --dry-run        # print, write nothing
     python -m tuning.fit positions.npz --codes 200      # and per-code corrections
 
@@ -31,12 +31,13 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from pbrain import eval_weights, patterns
-from pbrain.patterns import Pattern, Pattern4
+from pbrain.core import patterns
+from pbrain.core.patterns import Pattern, Pattern4
+from pbrain.evaluation import weights as eval_weights
 from tuning.positions import FEATURES
 
 WEIGHTS_FILE = Path(eval_weights.__file__)
@@ -158,7 +159,8 @@ def fit_corrections(z: np.ndarray, base: np.ndarray, y: np.ndarray, scale: float
 
 
 def corrections_of(columns: np.ndarray, values: np.ndarray) -> dict:
-    """Fitted corrections as eval_weights' "code" entry: per role, (code, correction) pairs (rounded, zeros left out)."""
+    """Fitted corrections as eval_weights' "code" entry: per role, (code, correction) pairs (rounded, zeros left
+    out)."""
     out: dict = {role: [] for role in patterns.ROLES}
     for column, value in zip(columns.tolist(), values.tolist()):
         if int(round(value)):
@@ -197,13 +199,13 @@ def _literal(value: object, indent: int) -> str:
     return repr(value)
 
 
-def render(weights: Dict[str, dict], path: Path = WEIGHTS_FILE) -> str:
+def render(weights: Dict[str, Union[dict, str]], path: Path = WEIGHTS_FILE) -> str:
     """The text of a weights module (eval_weights.py unless `path` names another, such as order_weights.py) with
     `weights` as its WEIGHTS."""
     source = path.read_text()
-    start = source.index("WEIGHTS: Dict[str, dict] = ")
+    start = source.index(" = ", source.index("\nWEIGHTS: ")) + len(" = ")
     end = source.index("\n\n\ndef for_rule")
-    return source[:start] + "WEIGHTS: Dict[str, dict] = " + _literal(weights, 0) + source[end:]
+    return source[:start] + _literal(weights, 0) + source[end:]
 
 
 def fit_rule(data: "np.lib.npyio.NpzFile | Dict[str, np.ndarray]", mask: np.ndarray, rule: str, ridge: float,

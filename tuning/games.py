@@ -53,8 +53,8 @@ def specs(games: int, rule: str, size: int, nodes: int, stones: int, seed: int) 
 
 def play_game(spec: GameSpec) -> dict:
     """Play one game between two engines (no shared hash table) and return its record."""
+    from pbrain.core.rules import BLACK, WHITE, Rule
     from pbrain.engine import Engine, Limits
-    from pbrain.rules import BLACK, WHITE, Rule
 
     rule = Rule[spec.rule.upper()]
     engines = {side: Engine(spec.size, spec.size, rule, memory_bytes=32 << 20) for side in (BLACK, WHITE)}

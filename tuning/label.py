@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from pbrain.board import Board
-from pbrain.rules import Rule, RuleError, protocol_value, rule_from_protocol
+from pbrain.core.board import Board
+from pbrain.core.rules import Rule, RuleError, protocol_value, rule_from_protocol
 from tuning.positions import quiet
 
 Point = Tuple[int, int]
@@ -142,7 +142,8 @@ class Analyst:
         self._send(f"START {size}")
         while not self._read(30).startswith("OK"):
             pass
-        for line in (f"INFO rule {protocol_value(Rule[rule.upper()])}", f"INFO timeout_turn {self.turn_ms}", "INFO timeout_match 1000000000",
+        for line in (f"INFO rule {protocol_value(Rule[rule.upper()])}", f"INFO timeout_turn {self.turn_ms}",
+                     "INFO timeout_match 1000000000",
                      "INFO time_left 1000000000", *self.options):
             self._send(line)
         self.started = (size, rule)

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence
 
+from pbrain.core.rules import Rule
 from pbrain.engine import Engine, Limits
-from pbrain.rules import Rule
 from tuning.label import distinct_records, game_id, read_records
 
 MEMORY_BYTES = 64 << 20

@@ -1,4 +1,5 @@
-"""Train the evaluation network (pbrain/eval_net.py) on labelled positions and write pbrain/net_weights.py.
+"""Train the evaluation network (pbrain/evaluation/network.py) on labelled positions and write
+pbrain/evaluation/net_weights.py.
 
 The network sees what the linear evaluation sees, the class counts of both sides and the threat bits
 (taken from tuning.positions' features), and two sums of per-pattern-code values over the empty cells of each side
@@ -9,7 +10,7 @@ when data is added): a tenth held out for the report, another tenth for choosing
 output is stored in the search's units: times the scale K that the rule's shipped linear evaluation has on the
 same positions (tuning.fit.fit_scale), so margins and windows keep their meaning.
 
-    python -m tuning.net /tmp/leaf-positions.npz /tmp/more.npz --hidden 16      # writes pbrain/net_weights.py
+    python -m tuning.net /tmp/leaf-positions.npz /tmp/more.npz --hidden 16   # writes pbrain/evaluation/net_weights.py
     python -m tuning.net /tmp/leaf-positions.npz --dry-run
 """
 from __future__ import annotations
@@ -24,10 +25,12 @@ from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from pbrain import eval_net, eval_weights, net_weights
-from pbrain.board import Board
-from pbrain.patterns import NUM_CODES, ROLES, Pattern, Pattern4
-from pbrain.rules import Rule
+from pbrain.core.board import Board
+from pbrain.core.patterns import NUM_CODES, ROLES, Pattern, Pattern4
+from pbrain.core.rules import Rule
+from pbrain.evaluation import net_weights
+from pbrain.evaluation import network as eval_net
+from pbrain.evaluation import weights as eval_weights
 from tuning.fit import fit_scale, weight_vector
 from tuning.positions import code_counts, correction_vector
 
@@ -199,7 +202,8 @@ def _numbers(values: Sequence[float]) -> str:
 
 def render(nets: Dict[str, dict]) -> str:
     """The text of net_weights.py with `nets` as its NETS."""
-    lines = ['"""The evaluation network\'s weights (eval_net), per rule; written by tuning.net."""', "", "NETS = {"]
+    lines = ['"""The evaluation network\'s weights (evaluation.network), per rule; written by tuning.net."""', "",
+             "NETS = {"]
     for rule, net in nets.items():
         lines += [f"    {json.dumps(rule)}: {{", f'        "source": {json.dumps(net["source"])},',
                   f'        "hidden": {net["hidden"]},', f'        "scale": {net["scale"]!r},', '        "w1": (']

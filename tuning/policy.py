@@ -1,14 +1,14 @@
 """Fit the search's move ordering to a stronger player's choices: a linear softmax policy over the candidate cells.
 
-The search tries a node's moves in order of a static score (pbrain/order_weights.py, read by
-patterns.order_values): the sum, over the cell's four line patterns and its threat class, of a weight for the side to
+The search tries a node's moves in order of a static score (pbrain/search/order_weights.py, read by
+movegen.order_values): the sum, over the cell's four line patterns and its threat class, of a weight for the side to
 move ("own": what the move makes) and one for the opponent ("opponent": what the move takes away), plus history and
 killers. Which moves come first decides what late-move reductions and move-count pruning cut. This fits those
 weights to the moves an analyst brain chose (tuning.label writes them as "best"): P(cell) is proportional to
 exp(w . x(cell)) over the position's candidate cells (the search's own candidates: empty cells near stones), w by
 Newton's method on the log-likelihood with a ridge, and the ordering's weights are w times `--scale`.
 
-    python -m tuning.policy labels.jsonl --dry-run      # drop --dry-run to write pbrain/order_weights.py
+    python -m tuning.policy labels.jsonl --dry-run      # drop --dry-run to write pbrain/search/order_weights.py
 
 It prints, on the training positions and on a tenth of the games held out, how often the analyst's move is the
 first (top 1) or among the first three of each ordering, and its mean rank, for the shipped weights and the fit.
@@ -25,10 +25,11 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from pbrain import order_weights, patterns
-from pbrain.board import Board
-from pbrain.patterns import NUM_PATTERNS, Pattern4
-from pbrain.rules import Rule
+from pbrain.core import patterns
+from pbrain.core.board import Board
+from pbrain.core.patterns import NUM_PATTERNS, Pattern4
+from pbrain.core.rules import Rule
+from pbrain.search import movegen, order_weights
 from tuning.fit import render, split_by_game
 
 NUM_CLASSES = len(Pattern4)
@@ -85,7 +86,8 @@ def read_labels(paths: Iterable[Path]) -> Iterator[dict]:
                     yield record
 
 
-def _loss_gradient_hessian(w: np.ndarray, examples: Sequence[Example], ridge: float) -> Tuple[float, np.ndarray, np.ndarray]:
+def _loss_gradient_hessian(w: np.ndarray, examples: Sequence[Example],
+                           ridge: float) -> Tuple[float, np.ndarray, np.ndarray]:
     loss = 0.5 * ridge * float(w @ w)
     gradient = ridge * w.copy()
     hessian = ridge * np.eye(len(w))
@@ -156,7 +158,7 @@ def _print_stats(label: str, stats: Dict[str, float]) -> None:
 def fit_rule(records: List[dict], rule: str, ridge: float, scale: float) -> Optional[dict]:
     """Fit one rule's ordering on its labelled positions and print how the orderings rank the analyst's moves;
     the new order_weights entry, or None when no position has a usable label."""
-    table = patterns.order_values(Rule[rule.upper()])
+    table = movegen.order_values(Rule[rule.upper()])
     examples, games = [], []
     for index, record in enumerate(records):
         ex = example(record, table)
@@ -190,7 +192,7 @@ def fit_rule(records: List[dict], rule: str, ridge: float, scale: float) -> Opti
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """The command line: labelled positions in, pbrain/order_weights.py out."""
+    """The command line: labelled positions in, pbrain/search/order_weights.py out."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="tuning.label's JSON lines (with the analyst's moves)")
     parser.add_argument("--ridge", type=float, default=1.0)

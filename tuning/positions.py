@@ -24,11 +24,11 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from pbrain import patterns
-from pbrain.board import Board
-from pbrain.evaluation import threat_index
-from pbrain.patterns import Pattern, Pattern4
-from pbrain.rules import Rule
+from pbrain.core import patterns
+from pbrain.core.board import Board
+from pbrain.core.patterns import Pattern, Pattern4
+from pbrain.core.rules import Rule
+from pbrain.evaluation.static import threat_index
 
 FEATURES: Tuple[str, ...] = tuple(
     f"{role}_{kind}_{name}" for role in patterns.ROLES

@@ -40,9 +40,9 @@ import sys
 import time
 from pathlib import Path
 
-from pbrain.board import Board
-from pbrain.rules import BLACK, WHITE, Rule
-from pbrain.threats import ThreatSolver
+from pbrain.core.board import Board
+from pbrain.core.rules import BLACK, WHITE, Rule
+from pbrain.search.threats import ThreatSolver
 from tests.tactics import position_board
 
 OUT = Path(__file__).with_name("long_vcf.json")

@@ -18,10 +18,10 @@ import random
 import sys
 from pathlib import Path
 
-from pbrain.board import Board
+from pbrain.core.board import Board
+from pbrain.core.rules import BLACK, Rule
 from pbrain.engine import Engine, Limits
-from pbrain.rules import BLACK, Rule
-from pbrain.threats import ThreatSolver
+from pbrain.search.threats import ThreatSolver
 from tests.tactics import position_board
 
 OUT = Path(__file__).with_name("tactics.json")

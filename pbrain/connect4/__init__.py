@@ -1,0 +1,1 @@
+"""Connect Four: a bitboard, an exact solver, the MCTS policy and the players."""

@@ -1,0 +1,1 @@
+"""Monte Carlo tree search over a small game interface, with gomoku's game, policy and player."""

@@ -1,0 +1,2 @@
+"""The Gomocup / Piskvork protocol: the parser, the session state machine, settings, the thinking worker and
+start-up."""
