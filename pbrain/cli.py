@@ -1,5 +1,5 @@
 """Command line: no sub-command runs the protocol loop (what managers launch); `bench` measures speed; `play` is a
-game against Pentad in the terminal; `analyze` analyses a position or a game."""
+game against Pentad in the terminal; `analyze` analyses a position or a game; `check` checks any brain's protocol."""
 from __future__ import annotations
 
 import argparse
@@ -83,6 +83,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     analyze.add_argument("--nbest", type=int, default=3, metavar="N", help="best moves to list (default 3)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     analyze.add_argument("--png", default=None, metavar="FILE", help="game: draw the evals as a PNG (matplotlib)")
+    check = sub.add_parser("check", help="check that a Gomocup brain speaks the protocol as the managers need",
+                           description="Run brain-agnostic protocol scenarios against a brain executable (a fresh "
+                           "process each) and report each as passed, failed or not supported. Options come before "
+                           "the brain; what follows it is passed to it. Exit status 0 when every required scenario "
+                           "passed.")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
+    check.add_argument("--only", default="", metavar="NAMES", help="comma-separated scenarios, groups or levels")
+    check.add_argument("--skip", default="", metavar="NAMES", help="comma-separated scenarios, groups or levels")
+    check.add_argument("--timeout-scale", type=float, default=1.0, metavar="F",
+                       help="multiply every time limit and wait (a slow machine or brain: 2, 3)")
+    check.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    check.add_argument("brain", nargs="?", default="", metavar="BRAIN", help="the brain executable")
+    check.add_argument("brain_args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the brain")
     args = parser.parse_args(argv)
     if args.command is None:
         return run_protocol()
@@ -100,6 +113,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from pbrain.frontends.analyze_cli import run_analyze
 
         return run_analyze(args)
+    if args.command == "check":
+        from pbrain.check.suite import run_check
+
+        if not args.brain and not args.list:
+            check.error("the brain executable is required")
+        names = [[n.strip() for n in text.split(",") if n.strip()] for text in (args.only, args.skip)]
+        return run_check(args.brain, args.brain_args, names[0], names[1], args.timeout_scale, args.json, args.list)
     parser.print_help()
     return 0
 

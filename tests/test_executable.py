@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.brains import ProcessBrain
-from tests.transcript import all_transcripts, replay
+from pbrain.check.transcript import replay
+from tests.brains import ProcessBrain, all_transcripts
 
 START_DEADLINE_S = 3.0
 """c-gomoku-cli scores a loss when OK to START takes longer (its default tolerance)."""
@@ -72,3 +72,12 @@ def test_files_only_where_allowed(brain_exe: Path, tmp_path: Path) -> None:
 def test_transcript_against_the_executable(brain_exe: Path, tmp_path: Path, path: Path) -> None:
     with ProcessBrain([str(brain_exe)], cwd=tmp_path) as brain:
         replay(path, brain)
+
+
+@pytest.mark.slow
+def test_passes_every_conformance_scenario(brain_exe: Path) -> None:
+    """`pbrain-pentad check` against the built brain: every scenario passes, the optional groups included."""
+    from pbrain.check import suite
+
+    outcomes = suite.run_suite([str(brain_exe)], suite.scenarios())
+    assert {o.scenario.name: o.message for o in outcomes if o.status != "pass"} == {}

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.brains import SessionBrain
-from tests.transcript import all_transcripts, parse, replay
+from pbrain.check.transcript import parse, replay
+from tests.brains import SessionBrain, all_transcripts
 
 MINIMUM_TRANSCRIPTS = 30
 
