@@ -57,7 +57,7 @@ def test_a_small_correct_brain_passes_every_required_scenario() -> None:
 def test_a_hanging_brain_is_reported_within_the_wait() -> None:
     began = time.monotonic()
     outcome = suite.run_scenario(scenario("start_15"), fake("hang"), scale=0.2)
-    assert outcome.status == "fail" and "hangs" in outcome.message
+    assert outcome.status == "fail" and "no reply (OK) within 2 s (it hangs" in outcome.message
     assert time.monotonic() - began < 30
 
 
@@ -89,6 +89,17 @@ def test_an_unsupported_extension_is_not_a_failure() -> None:
     outcome = suite.run_scenario(scenario("rectstart"), fake("minimal"))
     assert outcome.status == "unsupported"
     assert suite.conforms([outcome])
+
+
+def test_silence_to_an_optional_command_is_not_supported() -> None:
+    outcome = suite.run_scenario(scenario("rectstart"), fake("hang"), scale=0.5)
+    assert outcome.status == "unsupported" and "no reply" in outcome.message
+
+
+def test_a_move_before_the_stop_cannot_test_the_stop() -> None:
+    """The minimal brain answers at once: YXSTOP would come after its move, so the scenario says so."""
+    outcome = suite.run_scenario(scenario("yixin_stop"), fake("minimal"))
+    assert outcome.status == "unsupported" and "came before the next command could be tested" in outcome.message
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

@@ -43,6 +43,10 @@ class Brain:
     def kill(self) -> None:
         """Stop it, whatever it is doing."""
 
+    def exit_status(self) -> Optional[int]:
+        """The exit status once it has exited (negative: killed by that signal), else None."""
+        return None
+
     def problems(self) -> List[str]:
         """Anything the brain did wrong outside its replies (stderr output, lines that needed repair, a flood)."""
         return []
@@ -155,6 +159,9 @@ class ProcessBrain(Brain):
             return False
         return True
 
+    def exit_status(self) -> Optional[int]:
+        return self.proc.poll()
+
     def _stop_process(self) -> None:
         """SIGTERM first, so a one-file bundle's bootloader removes its unpacked files; SIGKILL if that does not
         end it."""
@@ -177,5 +184,6 @@ class ProcessBrain(Brain):
             out.append(f"flooded its output (more than {MAX_OUTPUT_LINES} lines): stopped")
         if self.long_lines:
             out.append(f"printed {self.long_lines} line(s) longer than {MAX_LINE_BYTES} bytes")
-        non_ascii = [raw for raw in self._raw if any(b > 0x7E or (b < 0x20 and b not in b"\r\n") for b in raw)]
+        non_ascii = [raw for raw in self._raw if not raw.startswith((b"MESSAGE", b"DEBUG"))
+                     and any(b > 0x7E or (b < 0x20 and b not in b"\r\n") for b in raw)]
         return out + [f"non-printable output {raw[:80]!r}" for raw in non_ascii[:3]]

@@ -23,9 +23,12 @@ END_TIMEOUT_S = 10.0
 OPTIONAL_WAIT_S = 2.0
 """How long an optional line (`? regex`) is waited for before the step is skipped."""
 _MOVE = re.compile(r"(\d+),(\d+)")
-MANAGER_LINE = re.compile(PROTOCOL_LINE.pattern + r'|[A-Za-z]+="[ -~]*')
-"""Every line a manager takes for what it is (a reply, chatter or an ABOUT line of key="value" pairs); Piskvork
-takes any other line for a move. Pentad's own output is held to PROTOCOL_LINE, the stricter form it prints."""
+MANAGER_LINE = re.compile(PROTOCOL_LINE.pattern + r'|(?:MESSAGE|DEBUG)[ \t][^\r\n]*|[A-Za-z]+\s*=\s*"[ -~]*')
+"""Every line a manager takes for what it is (a reply, chatter with any text, an ABOUT line of key="value"
+pairs); Piskvork takes any other line for a move. Pentad's own output is held to PROTOCOL_LINE, the stricter form
+it prints."""
+UNSUPPORTED_WAIT_S = 3.0
+"""After a command marked `@unsupported`, silence this long also means 'not supported'."""
 
 
 class ScenarioFailure(AssertionError):
@@ -45,7 +48,8 @@ class Step:
     """One line of a transcript."""
 
     kind: str
-    """'send', 'exact', 'pattern', 'optional', 'move', 'within', 'sleep', 'eof', 'exit-within', 'unsupported'."""
+    """'send', 'exact', 'pattern', 'optional', 'move', 'within', 'sleep', 'eof', 'exit-within', 'unsupported',
+    'too-soon'."""
     text: str = ""
     data: bytes = b""
     number: float = 0.0
@@ -121,6 +125,9 @@ def parse_text(text: str, name: str) -> Transcript:
             steps.append(Step("eof", line_no=number))
         elif tag == "@forbid":
             forbid.append(rest)
+        elif tag == "@too-soon":
+            re.compile(rest)
+            steps.append(Step("too-soon", rest, line_no=number))
         elif tag == "@unsupported":
             re.compile(rest)
             steps.append(Step("unsupported", rest, line_no=number))
@@ -249,6 +256,19 @@ class Replay:
         if re.fullmatch(step.text, line) is None:
             self._pushed.append(line)
 
+    def _too_soon(self, step: Step) -> None:
+        """Unsupported (the scenario cannot test what it is for) when a reply matching the step has already come,
+        such as a move before the stop command that was to interrupt its search."""
+        while True:
+            line = self._read(0.0)
+            if line is None or line == CLOSED:
+                return
+            if re.fullmatch(step.text, line):
+                raise Unsupported(f"{line!r} came before the next command could be tested")
+            if not is_chatter(line):
+                self._pushed.append(line)
+                return
+
     def _fail(self, step: Step, message: str) -> ScenarioFailure:
         tail = "\n".join(self.seen[-8:])
         return ScenarioFailure(f"{self.transcript.name}:{step.line_no}: {message}\nlast output:\n{tail}", message)
@@ -262,16 +282,22 @@ class Replay:
         return None if re.fullmatch(step.text, line) else f"got {line!r}, expected a line matching {step.text!r}"
 
     def _expect(self, step: Step, within_ms: Optional[float]) -> None:
-        wait_s = self.reply_wait_s * self.scale
+        unsupported, self._unsupported = self._unsupported, None
+        wait_s = (self.reply_wait_s if unsupported is None else UNSUPPORTED_WAIT_S) * self.scale
         deadline = time.monotonic() + wait_s
         chatter_wanted = _wants_chatter(step)
-        unsupported, self._unsupported = self._unsupported, None
         while True:
             line = self._read(max(0.0, deadline - time.monotonic()))
+            if line is None and unsupported is not None:
+                raise Unsupported(f"no reply within {wait_s:.0f} s")
             if line is None:
-                raise self._fail(step, f"no reply ({step.text}) within {wait_s:.0f} s: the brain hangs")
+                raise self._fail(step, f"no reply ({step.text}) within {wait_s:.0f} s "
+                                       "(it hangs or ignored the command)")
             if line == CLOSED:
-                why = "; ".join(self.brain.problems()) or "the brain exited"
+                status = self.brain.exit_status()
+                exited = "the brain exited" + ("" if not status else f" with status {status}" +
+                                               (f" (signal {-status})" if status < 0 else ""))
+                why = "; ".join(self.brain.problems()) or exited
                 raise self._fail(step, f"output ended ({why}) before {step.text!r}")
             if not (PROTOCOL_LINE if self.strict else MANAGER_LINE).fullmatch(line):
                 raise self._fail(step, f"not a protocol line: {line!r} (a manager takes it for a move)")
@@ -325,6 +351,8 @@ class Replay:
                 self._optional(step)
             elif step.kind == "unsupported":
                 self._unsupported = step.text
+            elif step.kind == "too-soon":
+                self._too_soon(step)
             elif step.kind == "within":
                 within = step.number
             elif step.kind == "sleep":
