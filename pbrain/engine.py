@@ -7,6 +7,7 @@ The protocol layer (and the CLI, and tests) drive Pentad only through this modul
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
@@ -325,6 +326,12 @@ class Engine:
         if threads != self.threads:
             self.threads = threads
             self._fit_table()
+
+    @staticmethod
+    def max_threads() -> int:
+        """The most processes a think can use here: the machine's cores where helper processes can be made (fork),
+        else 1."""
+        return (os.cpu_count() or 1) if smp.available() else 1
 
     def _shared_table(self) -> bool:
         """Must the hash table be shared with helper processes?"""

@@ -306,7 +306,7 @@ class Session:
 
     def _showinfo(self, command: Command) -> None:
         self.out.send(f"MESSAGE Pentad {pbrain.__version__}")
-        self.out.send("MESSAGE INFO MAX_THREAD_NUM 1")
+        self.out.send(f"MESSAGE INFO MAX_THREAD_NUM {Engine.max_threads()}")
         self.out.send("MESSAGE INFO MAX_HASH_SIZE 20")
 
     def _stray_done(self, command: Command) -> None:
