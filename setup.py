@@ -9,7 +9,7 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-HOT_CORE = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pbrain", "hotcore.py"))
+HOTCORE_MODULE = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pbrain", "hotcore.py"))
 """pbrain/hotcore.py's namespace: HOT_CORE (the compiled modules) and source_path, read without importing pbrain."""
 DIRECTIVES = {
     "language_level": 3,
@@ -53,7 +53,7 @@ def extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:
         return []
-    sources = [HOT_CORE["source_path"](name) for name in HOT_CORE["HOT_CORE"]]
+    sources = [HOTCORE_MODULE["source_path"](name) for name in HOTCORE_MODULE["HOT_CORE"]]
     sources = [path for path in sources if os.path.exists(path)]
     return cythonize(sources, compiler_directives=DIRECTIVES, quiet=True, nthreads=JOBS)
 

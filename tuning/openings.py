@@ -13,7 +13,7 @@ import argparse
 import random
 import sys
 from pathlib import Path
-from typing import Callable, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Set, Tuple
 
 from tuning.games import random_opening
 from tuning.label import Analyst
@@ -37,7 +37,7 @@ def format_line(opening: Opening) -> str:
     return ", ".join(f"{dx},{dy}" for dx, dy in opening)
 
 
-def shape_key(opening: Opening) -> FrozenSet[Tuple[int, int, int]]:
+def shape_key(opening: Opening) -> Tuple[Tuple[int, int, int], ...]:
     """The same for an opening and its 7 mirror images and rotations about the centre: (dx, dy, colour index) of
     the stones, in the first of the 8 orientations in sorted order."""
     images = []
@@ -50,7 +50,7 @@ def shape_key(opening: Opening) -> FrozenSet[Tuple[int, int, int]]:
                     x, y = -y, x
                 stones.append((x, y, i % 2))
             images.append(tuple(sorted(stones)))
-    return frozenset(min(images))
+    return min(images)
 
 
 def read_openings(paths: Iterable[Path]) -> List[Opening]:
@@ -77,7 +77,7 @@ def find(scorer: Scorer, size: int, count: int, max_eval: int, exclude: Sequence
     seed and scorer give the same set); stops after max_tries candidates (default 20 per opening)."""
     rng = random.Random(seed)
     centre = size // 2
-    seen: Set[FrozenSet[Tuple[int, int, int]]] = {shape_key(o) for o in exclude}
+    seen: Set[Tuple[Tuple[int, int, int], ...]] = {shape_key(o) for o in exclude}
     found: List[Opening] = []
     for _ in range(max_tries or 20 * count):
         if len(found) == count:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -192,8 +193,6 @@ def run_check(brain: str, brain_args: Sequence[str], only: Sequence[str] = (), s
               scale: float = 1.0, as_json: bool = False, listing: bool = False) -> int:
     """`pbrain-pentad check`: run the chosen scenarios against the brain and print the report. Exit status 0 when
     every required scenario passed, 1 when one failed, 2 for a usage error."""
-    import sys
-
     try:
         chosen = select(scenarios(), only, skip)
     except ValueError as error:

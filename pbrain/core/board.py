@@ -54,34 +54,24 @@ MAX_SIZE = 32
 _ZOBRIST_SEED = 0x5E7AD
 
 
-THREAT_ENTRIES = 512
-"""Entries of the evaluation's threat table (threat_value), one per combination of the two sides' threats."""
 _evaluation = None
 """What gives a new Board its evaluation tables: set by the evaluation layer (use_evaluation)."""
 
 
 def use_evaluation(evaluation: object) -> None:
     """Set what gives every Board made from now on its evaluation tables: `evaluation.board_values(rule)` ->
-    (int32 cell values by pattern code as Board.cell_value lays them out, tempo, int32[THREAT_ENTRIES] threat
-    values), read before the board is laid out, and `evaluation.board_network(board)` -> (hidden units, packed
-    weights), read from the empty board. pbrain.evaluation sets itself when imported; until then a board's values
-    are all zero (it still plays by the rules)."""
+    (int32 cell values by pattern code as Board.cell_value lays them out, tempo, int32 threat values), read before
+    the board is laid out, and `evaluation.board_network(board)` -> (hidden units, packed weights), read from the
+    empty board. pbrain.evaluation sets itself when imported, and `import pbrain` imports it."""
     global _evaluation
     _evaluation = evaluation
 
 
-def _evaluation_values(rule: Rule) -> tuple:
-    """(cell values, tempo, threat values) for a new board of `rule` (use_evaluation)."""
+def _registered_evaluation() -> object:
+    """The evaluation set by use_evaluation."""
     if _evaluation is None:
-        return array("i", bytes(4 * 4 * NUM_CODES)), 0, array("i", [0]) * THREAT_ENTRIES
-    return _evaluation.board_values(rule)
-
-
-def _evaluation_network(board: "Board") -> tuple:
-    """(hidden units, packed weights) of the evaluation network for a new, empty board (use_evaluation)."""
-    if _evaluation is None:
-        return 0, array("d", [0.0])
-    return _evaluation.board_network(board)
+        raise RuntimeError("no evaluation for the board: import pbrain (or pbrain.evaluation) first")
+    return _evaluation
 
 
 class BoardError(ValueError):
@@ -121,7 +111,8 @@ class Board:
         self.reach = patterns.line_reach(rule_enum)
         codes = array("H", patterns.code_table())
         half_class = array("B", patterns.class_table(rule_enum).tobytes())  # [65536 * ci + 16 pattern bits]
-        values, tempo, threat_value = _evaluation_values(rule_enum)
+        evaluation = _registered_evaluation()
+        values, tempo, threat_value = evaluation.board_values(rule_enum)
         self.code_table = codes
         self.code_class = patterns.code_classes(rule_enum)
         self.half_class = half_class
@@ -152,7 +143,7 @@ class Board:
         self.near_word = array("i", near_word)
         self.near_mask = array("Q", near_mask)
         self.reset()
-        self.net_hidden, self.net_weights = _evaluation_network(self)
+        self.net_hidden, self.net_weights = evaluation.board_network(self)
 
     def reset(self) -> None:
         """Empty the board; black to move."""

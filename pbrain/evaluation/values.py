@@ -7,10 +7,12 @@ from array import array
 from typing import Tuple
 
 from pbrain.core import patterns
-from pbrain.core.board import THREAT_ENTRIES, Board
+from pbrain.core.board import Board
 from pbrain.core.patterns import ROLES
 from pbrain.core.rules import Rule
 from pbrain.evaluation import network, weights
+
+assert weights.SHIFT == 4, "the board's EVAL_SHIFT (board.pxd, board.py) is the weights' SHIFT"
 
 
 def cell_values(rule: Rule) -> "array[int]":
@@ -27,9 +29,7 @@ def board_values(rule: Rule) -> "Tuple[array[int], int, array[int]]":
     net_codes = network.code_values(rule)
     values = net_codes if net_codes is not None else array("i", cell_values(rule))
     name = rule.name.lower()
-    threats = array("i", weights.threat_values(name))
-    assert len(threats) == THREAT_ENTRIES and weights.SHIFT == 4, "board.pxd's EVAL_SHIFT and threat table size"
-    return values, weights.tempo(name), threats
+    return values, weights.tempo(name), array("i", weights.threat_values(name))
 
 
 def board_network(board: Board) -> "Tuple[int, array[float]]":

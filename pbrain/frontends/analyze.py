@@ -318,8 +318,8 @@ def analyze_game(game: records.Game, limits: Optional[Limits] = None, stop: Opti
 
 def _result(game: records.Game, engine: Engine, won: bool, full: bool) -> Tuple[str, str]:
     if won:
-        *last_point, winner = engine.stones()[-1]
-        last = _name((last_point[0], last_point[1]), game.height)
+        x, y, winner = engine.stones()[-1]
+        last = _name((x, y), game.height)
         return "BW"[winner - 1] + "+", f"{color_name(winner).capitalize()} won with a five at move " \
                                        f"{len(game.moves)} ({last})."
     if full:
