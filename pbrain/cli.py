@@ -3,6 +3,7 @@ game against Pentad in the terminal; `analyze` analyses a position or a game; `c
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import threading
@@ -96,6 +97,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     check.add_argument("--list", action="store_true", help="list the scenarios and exit")
     check.add_argument("brain", nargs="?", default="", metavar="BRAIN", help="the brain executable")
     check.add_argument("brain_args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the brain")
+    serve = sub.add_parser("serve", help="a board in the browser: play and analyse against Pentad in a web page",
+                           description="Serve a local web page with a board to play gomoku, renju and Connect Four "
+                           "against Pentad and to analyse games. Needs the serve extra (pip install 'pentad[serve]').")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
+                       "only)")
+    serve.add_argument("--port", type=int, default=0, help="port (default: a free one, printed at start)")
+    serve.add_argument("--open", action="store_true", help="open the page in the default browser")
+    serve.add_argument("--max-games", type=int, default=16, metavar="N",
+                       help="games (browser tabs) open at once (default 16)")
     args = parser.parse_args(argv)
     if args.command is None:
         return run_protocol()
@@ -113,6 +123,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from pbrain.frontends.analyze_cli import run_analyze
 
         return run_analyze(args)
+    if args.command == "serve":
+        if not 0 <= args.port <= 65535 or args.max_games < 1:
+            serve.error("--port is 0..65535 and --max-games at least 1")
+        try:  # by name: PyInstaller follows import statements, and the tournament brain must not ship aiohttp
+            server = importlib.import_module("pbrain.frontends.web.server")
+        except ImportError as error:
+            print(f"pbrain-pentad serve needs the serve extra ({error}): pip install 'pentad[serve]' and run it from "
+                  "the installed package (the tournament executable leaves it out)", file=sys.stderr)
+            return 1
+        return int(server.run_serve(args))
     if args.command == "check":
         from pbrain.check.suite import run_check
 
