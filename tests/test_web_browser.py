@@ -320,3 +320,20 @@ def test_the_server_survives_what_the_browser_cannot_send(page: Any, url: str) -
         pytest.fail(str(error))
     click(page, "h8")
     idle(page, lambda s: len(s["moves"]) == 2)
+
+
+def test_board_sizes_and_rectangles(page: Any) -> None:
+    for size, (width, height) in (("20x15", (20, 15)), ("7", (7, 7)), ("22x22", (22, 22))):
+        shown = new_game(page, size=size, you="both")
+        assert (shown["width"], shown["height"]) == (width, height)
+        assert len(page.find_elements(By.CSS_SELECTOR, "#board rect.hit")) == width * height
+    click(page, "v22")  # the far corner: 'v' is the 22nd column
+    assert idle(page, lambda s: len(s["moves"]) == 1)["moves"] == [[21, 0]]
+    table = state(page)["table"]  # type: ignore[index]
+    for bad in ("abc", "4", "23x15"):
+        form = page.find_element(By.ID, "new-form")
+        form.find_element(By.NAME, "size").clear()
+        form.find_element(By.NAME, "size").send_keys(bad)
+        page.find_element(By.ID, "new").click()
+        wait(page, lambda s: "not a size" in error_text(page) or "out of range" in error_text(page), 10)
+    assert state(page)["table"] == table  # type: ignore[index]  # the game on the board is kept

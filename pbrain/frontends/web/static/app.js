@@ -71,19 +71,25 @@ function receive(message) {
 
 function fillForm(hello) {
   const form = $("new-form");
-  const size = form.elements.size;
-  if (!size.options.length) {
-    for (let n = hello.min_size; n <= hello.max_size; n++) size.add(new Option(`${n}x${n}`, `${n}x${n}`));
-    for (const [w, h] of hello.rectangles) size.add(new Option(`${w}x${h}`, `${w}x${h}`));
-    size.value = "15x15";
+  const sizes = $("sizes");
+  if (!sizes.options.length) {
+    for (let n = hello.min_size; n <= hello.max_size; n++) sizes.append(new Option(`${n}x${n}`));
+    for (const [w, h] of hello.rectangles) sizes.append(new Option(`${w}x${h}`));
     for (const [number, name] of hello.levels) form.elements.level.add(new Option(`${number} ${name}`, number));
     form.elements.level.value = hello.levels[hello.levels.length - 1][0];
   }
 }
 
+function parseSize(text) {
+  const match = /^\s*(\d+)\s*(?:[xX×*]\s*(\d+)\s*)?$/.exec(text);
+  if (!match) return null;
+  return [Number(match[1]), Number(match[2] || match[1])];
+}
+
 function settingsFromForm() {
   const f = $("new-form").elements;
-  const [width, height] = f.size.value.split("x").map(Number);
+  const size = parseSize(f.size.value) || [NaN, NaN];
+  const [width, height] = size;
   const you = f.you.value;
   return {
     game: f.game.value, width, height, rule: f.rule.value,
@@ -96,6 +102,11 @@ function settingsFromForm() {
 
 function newGame() {
   showError("");
+  const f = $("new-form").elements;
+  if (f.game.value === "gomoku" && !parseSize(f.size.value)) {
+    showError(`Board: '${f.size.value}' is not a size; give N or WxH, e.g. 15 or 20x15.`);
+    return;
+  }
   pentad.thinking = null;
   send({ op: "new", settings: settingsFromForm() });
 }
@@ -150,7 +161,7 @@ function drawStatus() {
     const who = winner ? (s[winner] === "human" && s[winner === "black" ? "white" : "black"] === "engine"
       ? "You win" : s[winner] === "engine" && s[winner === "black" ? "white" : "black"] === "human"
         ? "Pentad wins" : `${sideName(s, winner)} wins`) : "Draw";
-    text = `${who}: ${s.message}`;
+    text = winner ? `${who}: ${s.message}` : s.message;
   } else if (s.busy === "move") {
     text = `Pentad (${sideName(s, s.to_move).toLowerCase()}) is thinking…`;
   } else if (s.busy) {
