@@ -51,8 +51,12 @@ def specs(games: int, rule: str, size: int, nodes: int, stones: int, seed: int) 
     return [GameSpec(rule, size, random_opening(rng, size, stones), nodes) for _ in range(games)]
 
 
-def play_game(spec: GameSpec) -> dict:
-    """Play one game between two engines (no shared hash table) and return its record."""
+def play_game(spec: GameSpec, rng: Optional[random.Random] = None, second_best: float = 0.0, plies: int = 0) -> dict:
+    """Play one game between two engines (no shared hash table) and return its record. With `rng`, at each of the
+    first `plies` moves after the opening the side to move plays, with probability `second_best`, its second-best
+    move instead (a search of the root without its best move), so that games from one opening vary; not where its
+    best move is forced (a five, the only defence, a win by threats) nor where the second one is a proven loss."""
+    from pbrain import params
     from pbrain.core.rules import BLACK, WHITE, Rule
     from pbrain.engine import Engine, Limits
 
@@ -71,9 +75,15 @@ def play_game(spec: GameSpec) -> dict:
         result = engines[side].think(limits)
         if result.move is None:
             break
+        move = result.move
+        if (rng is not None and len(moves) < len(spec.opening) + plies and result.reason == "search"
+                and rng.random() < second_best):
+            other = engines[side].think(limits, exclude=[move])
+            if other.move is not None and other.score > -params.WIN_THRESHOLD:
+                move = other.move
         for engine in engines.values():
-            engine.play(*result.move)
-        moves.append(result.move)
+            engine.play(*move)
+        moves.append(move)
         if referee.last_move_wins():
             winner = side
             break
@@ -82,13 +92,20 @@ def play_game(spec: GameSpec) -> dict:
     return record
 
 
+def start_ray(address: Optional[str], workers: Optional[int]) -> None:
+    """Connect to the Ray cluster at `address`, or start a local instance with `workers` CPUs (None: all)."""
+    import ray
+
+    ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
+             log_to_driver=False, ignore_reinit_error=True, logging_level="ERROR")
+
+
 def run(game_specs: Sequence[GameSpec], address: Optional[str] = None, workers: Optional[int] = None) -> Iterator[dict]:
     """Play the games in parallel under Ray (a local instance unless `address` names a cluster) and yield each
     record as it finishes (in finishing order)."""
     import ray
 
-    ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
-             log_to_driver=False, ignore_reinit_error=True, logging_level="ERROR")
+    start_ray(address, workers)
     try:
         remote = ray.remote(play_game)
         pending = [remote.remote(spec) for spec in game_specs]

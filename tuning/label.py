@@ -223,21 +223,27 @@ def as_is_jobs(records: Iterable[dict], rule: Optional[str] = None) -> List[dict
             for record in distinct_records(records, rule)]
 
 
+def start_analyst(command: Sequence[str], turn_ms: int, cwd: Optional[Path] = None, max_nodes: int = 0) -> Analyst:
+    """An analyst brain; `max_nodes` > 0: it searches each position to that many nodes (INFO max_node) from a
+    cleared hash table (YXHASHCLEAR), so its labels do not depend on the machine's load (the turn time is then
+    only a ceiling)."""
+    options = [f"INFO max_node {max_nodes}"] if max_nodes > 0 else []
+    before_each = ["YXHASHCLEAR"] if max_nodes > 0 else []
+    return Analyst(command, turn_ms, cwd, options, before_each)
+
+
 def label_all(jobs: Sequence[dict], command: Sequence[str], turn_ms: int, workers: int,
               cwd: Optional[Path] = None, max_nodes: int = 0) -> Iterator[dict]:
     """Each job ({"rule", "size", "moves", "winner"}) with the analyst's "eval" and its chosen move "best" ([x, y])
-    added, `workers` brains in parallel; yields in finishing order. `max_nodes` > 0: the analyst searches each
-    position to that many nodes (INFO max_node) from a cleared hash table, so its labels do not depend on the
-    machine's load (the turn time is then only a ceiling)."""
-    options = [f"INFO max_node {max_nodes}"] if max_nodes > 0 else []
-    before_each = ["YXHASHCLEAR"] if max_nodes > 0 else []
+    added, `workers` brains in parallel (start_analyst: `max_nodes` > 0 searches each position to that many nodes);
+    yields in finishing order."""
     local = threading.local()
     analysts: List[Analyst] = []
     lock = threading.Lock()
 
     def work(job: dict) -> dict:
         if not hasattr(local, "analyst"):
-            local.analyst = Analyst(command, turn_ms, cwd, options, before_each)
+            local.analyst = start_analyst(command, turn_ms, cwd, max_nodes)
             with lock:
                 analysts.append(local.analyst)
         score, best = local.analyst.analyse(job["size"], job["rule"], job["moves"])
