@@ -2,6 +2,7 @@
 weights file it writes."""
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import sys
@@ -421,3 +422,14 @@ def test_fit_recovers_planted_code_corrections() -> None:
     c = fit.fit_corrections(z, base, y, scale, ridge=1e-7, iterations=50)
     predicted = 1 / (1 + np.exp(-(base + z @ c) / scale))
     assert np.max(np.abs(predicted - y)) < 0.01
+
+
+def test_game_files_are_read_plain_or_gzipped(tmp_path) -> None:
+    records = [{"rule": "freestyle", "size": 15, "moves": [[7, 7], [8, 8]], "winner": 1, "eval": "12"},
+               {"rule": "renju", "size": 15, "moves": [[7, 7]], "winner": 2, "eval": "-M3"}]
+    text = "\n".join(json.dumps(record) for record in records) + "\n\n"
+    plain, packed = tmp_path / "labels.jsonl", tmp_path / "shard-00000.jsonl.gz"
+    plain.write_text(text)
+    with gzip.open(packed, "wt") as handle:
+        handle.write(text)
+    assert list(positions.read_games([plain, packed])) == records + records

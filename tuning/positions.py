@@ -17,6 +17,7 @@ its score as a win probability, sigmoid(score / --eval-scale) (a mate: 1 or 0), 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -179,9 +180,10 @@ def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: f
 
 
 def read_games(paths: Sequence[Path]) -> Iterator[dict]:
-    """The records of JSON-lines game files (blank lines skipped)."""
+    """The records of JSON-lines game files, plain or gzipped (by the .gz suffix: tuning.dataset's shards; blank
+    lines skipped)."""
     for path in paths:
-        with path.open() as handle:
+        with (gzip.open(path, "rt") if path.suffix == ".gz" else path.open()) as handle:
             for line in handle:
                 if line.strip():
                     yield json.loads(line)
