@@ -50,11 +50,11 @@ Entry = Tuple[str, int, float]
 HELD_OUT = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "heldout-freestyle-15.txt"
 DEFAULT_MIX = "freestyle:15:0.7,freestyle:20:0.1,standard:15:0.1,renju:15:0.1"
 FIRST_GUESS = 20
+"""Positions a game is taken to give before a shard of its kind has finished (for scheduling only)."""
 MAX_TRIES = 3
 """Tries of a shard before the run stops (a worker whose shard fails is replaced)."""
 LEAF_EVERY = 251
 """tuning.leaves' sampling: a leaf kept every this many nodes."""
-"""Positions a game is taken to give before a shard of its kind has finished (for scheduling only)."""
 
 
 @dataclass(frozen=True)
