@@ -78,3 +78,15 @@ def test_games_never_start_from_a_held_out_opening() -> None:
     openings = dataset.shard_openings(spec, keys, random.Random(1))
     assert len(openings) == 3000 and not any(dataset.touches_held_out(o, 15, keys) for o in openings)
     assert dataset.shard_openings(spec, set(), random.Random(1)) != openings, "some were drawn and refused"
+
+
+def test_leaves_come_from_several_thinks_each_once() -> None:
+    from tuning.games import GameSpec, play_game
+
+    record = play_game(GameSpec("freestyle", 15, ((7, 7), (8, 8), (6, 8)), 300), random.Random(2), 0.0, 0)
+    jobs = dataset.leaf_jobs(record, 12, random.Random(3), thinks=3, nodes=4000)
+    assert 1 < len(jobs) <= 12
+    assert len({dataset.position_key(job["moves"]) for job in jobs}) == len(jobs)
+    assert all(job["source"] == "leaf" and job["result"] is None for job in jobs)
+    assert all(len(job["moves"]) > len(record["opening"]) for job in jobs)
+    assert dataset.leaf_jobs(record, 0, random.Random(3), thinks=3, nodes=4000) == []

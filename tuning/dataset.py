@@ -74,6 +74,9 @@ class ShardSpec:
     leaves: int
     mates: int
     per_game: int
+    leaf_plies: int = 1
+    leaf_nodes: int = 0
+    """The think of each leaf position's search: its node budget (0: the self-play's)."""
 
 
 def parse_mix(text: str) -> List[Entry]:
@@ -138,13 +141,16 @@ def game_jobs(record: dict) -> List[dict]:
     return jobs
 
 
-def leaf_jobs(record: dict, count: int, rng: random.Random) -> List[dict]:
-    """Up to `count` leaf positions of Pentad's search on a position of the game after the opening (drawn by
-    `rng`), thinking as in play (the game's node limit)."""
+def leaf_jobs(record: dict, count: int, rng: random.Random, thinks: int = 1, nodes: int = 0) -> List[dict]:
+    """Up to `count` leaf positions of Pentad's searches on `thinks` positions of the game after the opening (drawn
+    by `rng`), each a think of `nodes` nodes (0: the game's node limit, as in play)."""
     plies = range(len(record["opening"]), len(record["moves"]) - 1)
     if count <= 0 or not plies:
         return []
-    found = list(leaf_positions(record, [rng.choice(plies)], record["nodes"], LEAF_EVERY))
+    chosen = sorted(rng.sample(plies, min(thinks, len(plies))))
+    found = list(dict.fromkeys(tuple(map(tuple, moves)) for moves in
+                               leaf_positions(record, chosen, nodes or record["nodes"], LEAF_EVERY)))
+    found = [[list(point) for point in moves] for moves in found]
     game = game_id(record)
     return [{"rule": record["rule"], "size": record["size"], "moves": moves, "winner": 0, "game": game,
              "result": None, "source": "leaf"} for moves in rng.sample(found, min(count, len(found)))]
@@ -163,7 +169,7 @@ def shard_jobs(spec: ShardSpec, keys: Set[tuple]) -> Tuple[List[dict], int]:
         positions = game_jobs(record)
         if 0 < spec.per_game < len(positions):  # a long game (a draw on a full board): a sample, in order
             positions = [positions[i] for i in sorted(rng.sample(range(len(positions)), spec.per_game))]
-        for job in positions + leaf_jobs(record, spec.leaves, rng):
+        for job in positions + leaf_jobs(record, spec.leaves, rng, spec.leaf_plies, spec.leaf_nodes):
             key = position_key(job["moves"])
             if key not in seen:
                 seen.add(key)
@@ -307,6 +313,7 @@ def run(args: argparse.Namespace) -> int:
                 "min_stones": args.min_stones, "max_stones": args.max_stones, "second_best": args.second_best,
                 "vary_plies": args.vary_plies, "leaves": args.leaves, "mates": args.mates, "per_game": args.per_game,
                 "nodes": args.nodes,
+                **({"leaf_plies": args.leaf_plies, "leaf_nodes": args.leaf_nodes} if args.leaves else {}),
                 "brain": Path(args.brain.split()[0]).name, "exclude": sorted(str(p) for p in args.exclude)}
     check_settings(args.out, settings)
     plan = Plan(args.out, mix, args.target_positions, args.games_per_shard)
@@ -332,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
             rule, size, index = step
             spec = ShardSpec(rule, size, index, args.games_per_shard, args.seed, args.play_nodes, args.min_stones,
                              args.max_stones, args.second_best, args.vary_plies, args.leaves, args.mates,
-                             args.per_game)
+                             args.per_game, args.leaf_plies, args.leaf_nodes)
             pending[actor.make.remote(spec)] = actor, spec
 
     try:
@@ -393,6 +400,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--per-game", type=int, default=60,
                         help="positions of a longer game: a sample of this many (0: all)")
     parser.add_argument("--leaves", type=int, default=0, help="search-leaf positions labelled per game")
+    parser.add_argument("--leaf-plies", type=int, default=1, help="--leaves: positions of a game thought on")
+    parser.add_argument("--leaf-nodes", type=int, default=0,
+                        help="--leaves: each think's node budget (default: --play-nodes)")
     parser.add_argument("--exclude", type=Path, nargs="*", default=[HELD_OUT],
                         help="openings files no game may start from (default: the held-out openings)")
     parser.add_argument("--seed", type=int, default=1)
