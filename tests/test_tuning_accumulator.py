@@ -2,11 +2,15 @@
 its gradient."""
 from __future__ import annotations
 
+import csv
+
 import numpy as np
 
 from pbrain.core.patterns import NUM_CODES
+from pbrain.core.rules import Rule
 from tests.test_eval_net import planted_codes
-from tuning import accumulator, net
+from tests.test_tuning import random_game
+from tuning import accumulator, net, positions
 
 
 def test_width_one_sums_are_the_shipped_code_sums() -> None:
@@ -64,3 +68,17 @@ def test_wider_code_vectors_learn_what_one_sum_cannot() -> None:
                                      np.flatnonzero(held))
         losses[dims] = net.loss(logits, y[held])
     assert losses[2] < losses[1] - 0.2  # measured: width 1 0.61, width 2 0.19
+
+
+def test_the_command_writes_a_row_a_share_and_width(tmp_path) -> None:
+    records = [dict(random_game(Rule.FREESTYLE, seed, 30), eval=str(seed * 37 % 400 - 200), game=f"g{seed}")
+               for seed in range(40)]
+    labelled = [dict(record, moves=record["moves"][:ply]) for record in records for ply in (10, 20, 30)]
+    data = positions.extract(labelled, 300.0)
+    np.savez(tmp_path / "positions.npz", **data)
+    table = tmp_path / "widths.csv"
+    assert accumulator.main([str(tmp_path / "positions.npz"), "--dims", "1", "2", "--shares", "0.5", "1",
+                             "--epochs", "2", "--hidden", "4", "--csv", str(table), "--note", "test"]) == 0
+    rows = list(csv.DictReader(table.open()))
+    assert [(row["dims"], row["positions"]) for row in rows] == [("1", "test"), ("2", "test")] * 2
+    assert int(rows[0]["fit"]) < int(rows[2]["fit"]) and all(0 < float(row["held_out_loss"]) < 2 for row in rows)

@@ -10,12 +10,19 @@ of every width asked for, of the shipped network and of the linear evaluation on
 width is chosen by data before the board pays for it.
 
     python -m tuning.accumulator /tmp/positions.npz --dims 1 4 16 --hidden 32 --epochs 30
+    python -m tuning.accumulator /tmp/leaves.npz --dims 1 8 --shares 0.25 0.5 1 --csv tuning/data/accumulator-widths.csv
+
+`--shares` fits on that share of the fitting games too (a learning curve: does more data still help, and which
+width does it help most); `--csv` appends a row a result to a measurement file (tuning/data/accumulator-widths.csv
+holds the ones behind the project's notes).
 """
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -134,6 +141,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--shares", type=float, nargs="+", default=[1.0],
+                        help="fit on these shares of the fitting games (a learning curve)")
+    parser.add_argument("--csv", type=Path, default=None, help="append a row a result to this CSV file")
+    parser.add_argument("--note", default="", help="what the positions are, for the CSV")
     parser.add_argument("--verbose", action="store_true", help="the stop loss of every epoch")
     args = parser.parse_args(argv)
     data = [np.load(path) for path in args.positions]
@@ -159,19 +170,34 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"{args.rule}: {int(mask.sum()):,} positions of {len(set(games.tolist())):,} games; "
           f"{int(fit.sum()):,} to fit, {int(stop.sum()):,} to stop, {int(held.sum()):,} held out", file=sys.stderr)
     shipped = net_weights.NETS.get(args.rule)
+    shipped_loss = float("nan")
     if shipped is not None:
         logits = forward(shipped, inputs[held], CodeCounts(*_rows_of(codes, held_rows), len(held_rows)))
-        print(f"  the shipped network: held-out loss {loss(logits, y[held]):.4f}",
-              file=sys.stderr)
-    print(f"  the labels' own entropy: {_entropy(y[held]):.4f}", file=sys.stderr)
-    for dims in args.dims:
-        began = time.monotonic()
-        params, stop_loss, mean, spread = train(inputs, codes, y, fit, stop, dims, args.hidden, args.epochs,
-                                                args.seed, log=[] if args.verbose else None)
-        a = (inputs - mean) / spread
-        held_loss = loss(predict(params, a, Accumulated(codes), held_rows), y[held])
-        print(f"  code vectors of {dims:>2}, {args.hidden} hidden: held-out loss {held_loss:.4f} (stop "
-              f"{stop_loss:.4f}; {time.monotonic() - began:.0f} s)", file=sys.stderr)
+        shipped_loss = loss(logits, y[held])
+        print(f"  the shipped network: held-out loss {shipped_loss:.4f}", file=sys.stderr)
+    entropy = _entropy(y[held])
+    print(f"  the labels' own entropy: {entropy:.4f}", file=sys.stderr)
+    share_of = np.array([zlib.crc32(f"share {game}".encode()) % 1000 for game in games.tolist()]) / 1000
+    for share in args.shares:
+        part = fit & (share_of < share)
+        for dims in args.dims:
+            began = time.monotonic()
+            params, stop_loss, mean, spread = train(inputs, codes, y, part, stop, dims, args.hidden, args.epochs,
+                                                    args.seed, log=[] if args.verbose else None)
+            a = (inputs - mean) / spread
+            held_loss = loss(predict(params, a, Accumulated(codes), held_rows), y[held])
+            print(f"  {int(part.sum()):,} fitted, code vectors of {dims:>2}, {args.hidden} hidden: held-out loss "
+                  f"{held_loss:.4f} (stop {stop_loss:.4f}; {time.monotonic() - began:.0f} s)", file=sys.stderr)
+            if args.csv is not None:
+                new = not args.csv.exists()
+                with args.csv.open("a", newline="") as handle:
+                    out = csv.writer(handle)
+                    if new:
+                        out.writerow(["date", "rule", "positions", "fit", "held_out", "dims", "hidden", "epochs",
+                                      "held_out_loss", "shipped_loss", "labels_entropy"])
+                    out.writerow([time.strftime("%Y-%m-%d"), args.rule, args.note, int(part.sum()),
+                                  int(held.sum()), dims, args.hidden, args.epochs, round(held_loss, 4),
+                                  round(shipped_loss, 4), round(entropy, 4)])
     return 0
 
 
