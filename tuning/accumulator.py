@@ -30,7 +30,7 @@ import numpy as np
 
 from pbrain.core.patterns import NUM_CODES
 from pbrain.evaluation import net_weights
-from tuning.net import CodeCounts, forward, game_names, loss, net_inputs, shift_to_trained, tenths
+from tuning.net import CodeCounts, adam_step, forward, game_names, loss, net_inputs, shift_to_trained, tenths
 
 Params = List[np.ndarray]
 
@@ -117,12 +117,7 @@ def train(inputs: np.ndarray, codes: CodeCounts, y: np.ndarray, fit: np.ndarray,
             grads = [full.T @ back + l2 * params[0], back.sum(axis=0), post.T @ g + l2 * params[2],
                      np.array([g.sum()]), Accumulated.table_gradient(to_sums, entries, dims) + l2 * params[4]]
             step += 1
-            for p, m, v, d in zip(params, first, second, grads):  # Adam
-                m *= 0.9
-                m += 0.1 * d
-                v *= 0.999
-                v += 0.001 * d * d
-                p -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+            adam_step(params, first, second, grads, step, rate)
         held = loss(predict(params, a, acc, stop_rows), y[stop])
         if log is not None:
             print(f"    dims {dims} epoch {epoch + 1}: stop loss {held:.4f} ({time.monotonic() - started:.0f} s)",

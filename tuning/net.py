@@ -134,6 +134,18 @@ def loss(logits: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(np.logaddexp(0.0, logits) - y * logits))
 
 
+def adam_step(params: Sequence[np.ndarray], first: Sequence[np.ndarray], second: Sequence[np.ndarray],
+              grads: Sequence[np.ndarray], step: int, rate: float) -> None:
+    """One Adam update of `params` in place from `grads` (step counts from 1; `first` and `second` are the
+    moment estimates, updated in place)."""
+    for p, m, v, d in zip(params, first, second, grads):
+        m *= 0.9
+        m += 0.1 * d
+        v *= 0.999
+        v += 0.001 * d * d
+        p -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+
+
 def train(inputs: np.ndarray, codes: CodeCounts, y: np.ndarray, fit: np.ndarray, stop: np.ndarray, hidden: int = 16,
           epochs: int = 50, seed: int = 0, l2: float = 1e-4, batch: int = 256) -> Tuple[dict, float]:
     """Train on the rows `fit`, keeping the epoch with the least loss on the rows `stop`; the code values start at
@@ -171,12 +183,7 @@ def train(inputs: np.ndarray, codes: CodeCounts, y: np.ndarray, fit: np.ndarray,
             grads = [full.T @ back + l2 * params[0], back.sum(axis=0), post.T @ g + l2 * params[2],
                      np.array([g.sum()]), to_codes + l2 * params[4]]
             step += 1
-            for p, m, v, d in zip(params, first, second, grads):  # Adam
-                m *= 0.9
-                m += 0.1 * d
-                v *= 0.999
-                v += 0.001 * d * d
-                p -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+            adam_step(params, first, second, grads, step, rate)
         full = np.hstack([a[stop], codes.sums(params[4], stop_rows)])
         held = loss(np.maximum(full @ params[0] + params[1], 0.0) @ params[2] + params[3][0], y[stop])
         if held < best:
