@@ -6,6 +6,7 @@ import csv
 
 import numpy as np
 
+from pbrain.core.board import Board
 from pbrain.core.patterns import NUM_CODES
 from pbrain.core.rules import Rule
 from tests.test_eval_net import planted_codes
@@ -74,11 +75,28 @@ def test_the_command_writes_a_row_a_share_and_width(tmp_path) -> None:
     records = [dict(random_game(Rule.FREESTYLE, seed, 30), eval=str(seed * 37 % 400 - 200), game=f"g{seed}")
                for seed in range(40)]
     labelled = [dict(record, moves=record["moves"][:ply]) for record in records for ply in (10, 20, 30)]
-    data = positions.extract(labelled, 300.0)
+    data = positions.extract(labelled, 300.0, pairs=True)
+    assert data["pairs"].shape == (len(data["y"]), positions.PAIR_FEATURES) and data["pairs"].sum() > 0
     np.savez(tmp_path / "positions.npz", **data)
     table = tmp_path / "widths.csv"
-    assert accumulator.main([str(tmp_path / "positions.npz"), "--dims", "1", "2", "--shares", "0.5", "1",
-                             "--epochs", "2", "--hidden", "4", "--csv", str(table), "--note", "test"]) == 0
+    for more in ([], ["--pairs"]):
+        assert accumulator.main([str(tmp_path / "positions.npz"), "--dims", "1", "2", "--shares", "0.5", "1",
+                                 "--epochs", "2", "--hidden", "4", "--csv", str(table), "--note", "test", *more]) == 0
     rows = list(csv.DictReader(table.open()))
-    assert [(row["dims"], row["positions"]) for row in rows] == [("1", "test"), ("2", "test")] * 2
+    assert [(row["dims"], row["positions"]) for row in rows] == [("1", "test"), ("2", "test")] * 4
+    assert [row["inputs"] for row in rows] == ["classes, codes"] * 4 + ["classes, codes, pairs"] * 4
     assert int(rows[0]["fit"]) < int(rows[2]["fit"]) and all(0 < float(row["held_out_loss"]) < 2 for row in rows)
+
+
+def test_pair_counts_see_where_strong_cells_stand() -> None:
+    board = Board(15, 15, int(Rule.FREESTYLE))
+    assert not positions.pair_counts(board).any()
+    for x, y in ((7, 7), (0, 0), (8, 7), (0, 14), (9, 7)):  # black's open three on row 8, white far apart
+        board.play(x, y)
+    counts = positions.pair_counts(board).reshape(2, 3, 3, positions.PAIR_RELATIONS)
+    assert board.side == 2 and counts[1, 2, 2, 0] >= 1  # the waiting side (black): its two open-four cells, in line
+    assert not counts[0].any()  # white has no strong cell
+    mirrored = Board(15, 15, int(Rule.FREESTYLE))
+    for x, y in ((7, 7), (0, 0), (8, 7), (0, 14), (9, 7)):
+        mirrored.play(14 - x, y)
+    assert (positions.pair_counts(mirrored) == positions.pair_counts(board)).all()

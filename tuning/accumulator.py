@@ -136,6 +136,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pairs", action="store_true",
+                        help="add the positions' pair counts (tuning.positions --pairs) to the inputs, as log(1 + n)")
     parser.add_argument("--shares", type=float, nargs="+", default=[1.0],
                         help="fit on these shares of the fitting games (a learning curve)")
     parser.add_argument("--csv", type=Path, default=None, help="append a row a result to this CSV file")
@@ -159,6 +161,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         np.concatenate([d["code_col"] for d in data])[keep],
         np.concatenate([d["code_count"] for d in data])[keep].astype(float))
     codes = CodeCounts(rows, cols, counts, int(mask.sum()))
+    if args.pairs and not all("pairs" in d for d in data):
+        parser.error("--pairs needs positions made with tuning.positions --pairs")
     tenth = tenths(games)
     held, stop, fit = tenth == 0, tenth == 1, tenth >= 2
     held_rows = np.flatnonzero(held)
@@ -170,6 +174,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         logits = forward(shipped, inputs[held], CodeCounts(*_rows_of(codes, held_rows), len(held_rows)))
         shipped_loss = loss(logits, y[held])
         print(f"  the shipped network: held-out loss {shipped_loss:.4f}", file=sys.stderr)
+    if args.pairs:
+        inputs = np.hstack([inputs, np.log1p(np.concatenate([d["pairs"] for d in data])[mask].astype(float))])
     entropy = _entropy(y[held])
     print(f"  the labels' own entropy: {entropy:.4f}", file=sys.stderr)
     share_of = np.array([zlib.crc32(f"share {game}".encode()) % 1000 for game in games.tolist()]) / 1000
@@ -188,9 +194,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 with args.csv.open("a", newline="") as handle:
                     out = csv.writer(handle)
                     if new:
-                        out.writerow(["date", "rule", "positions", "fit", "held_out", "dims", "hidden", "epochs",
-                                      "held_out_loss", "shipped_loss", "labels_entropy"])
-                    out.writerow([time.strftime("%Y-%m-%d"), args.rule, args.note, int(part.sum()),
+                        out.writerow(["date", "rule", "positions", "inputs", "fit", "held_out", "dims", "hidden",
+                                      "epochs", "held_out_loss", "shipped_loss", "labels_entropy"])
+                    out.writerow([time.strftime("%Y-%m-%d"), args.rule, args.note,
+                                  "classes, codes, pairs" if args.pairs else "classes, codes", int(part.sum()),
                                   int(held.sum()), dims, args.hidden, args.epochs, round(held_loss, 4),
                                   round(shipped_loss, 4), round(entropy, 4)])
     return 0

@@ -143,11 +143,38 @@ def record_positions(record: dict, eval_scale: float, result_weight: float,
         yield from game_positions(record)
 
 
+PAIR_GRADES = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3)
+"""A strong cell's grade by its Pattern4 (0: not strong): 1 a three or two twos in the making (BLOCK3 ..
+BLOCK3_PLUS), 2 an open three (FLEX3 .. FLEX3_2X), 3 a four or more (BLOCK4 .. FIVE)."""
+PAIR_RELATIONS = 3
+"""On one line within 4 cells (the two can meet in one shape), near (within 2, off the lines), apart."""
+PAIR_FEATURES = 2 * 3 * 3 * PAIR_RELATIONS
+
+
+def pair_counts(board: Board) -> np.ndarray:
+    """float64[PAIR_FEATURES]: where each side's strong cells stand relative to each other, which the pattern codes
+    (one cell's four lines) do not see: for the side to move and then the side that waits, the number of pairs of
+    its strong empty cells (PAIR_GRADES) by the lower grade, the higher grade and their relation (PAIR_RELATIONS)."""
+    out = np.zeros((2, 3, 3, PAIR_RELATIONS))
+    stride = board.stride
+    cells = board.candidates()
+    for role, colour in enumerate((board.side, 3 - board.side)):
+        strong = [(cell, grade) for cell in cells if (grade := PAIR_GRADES[board.pattern4(cell, colour)])]
+        for i, (a, grade_a) in enumerate(strong):
+            for b, grade_b in strong[i + 1:]:
+                dx, dy = abs(a % stride - b % stride), abs(a // stride - b // stride)
+                apart = max(dx, dy)
+                relation = 0 if (dx == 0 or dy == 0 or dx == dy) and apart <= 4 else 1 if apart <= 2 else 2
+                out[role, min(grade_a, grade_b) - 1, max(grade_a, grade_b) - 1, relation] += 1
+    return out.reshape(-1)
+
+
 def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: float = 0.0,
-            mate: Optional[float] = 1.0) -> Dict[str, np.ndarray]:
+            mate: Optional[float] = 1.0, pairs: bool = False) -> Dict[str, np.ndarray]:
     """Features, labels, rule names, board sizes and game numbers (record numbers) of every kept position of every
     record, its threat table index ("threat", evaluation.threat_index) and its code counts as a sparse matrix (rows
-    "code_row", columns "code_col", values "code_count")."""
+    "code_row", columns "code_col", values "code_count"); with `pairs`, also each position's pair_counts
+    ("pairs")."""
     rows: List[np.ndarray] = []
     threats: List[int] = []
     labels: List[float] = []
@@ -155,6 +182,7 @@ def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: f
     sizes: List[int] = []
     games: List[int] = []
     sparse: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    pair_rows: List[np.ndarray] = []
     matrices: Dict[str, np.ndarray] = {}
     game_numbers: Dict[str, int] = {}
     for record in records:
@@ -167,16 +195,21 @@ def extract(records: Iterable[dict], eval_scale: float = 200.0, result_weight: f
             columns = np.flatnonzero(codes)
             sparse.append((np.full(len(columns), len(rows)), columns, codes[columns]))
             rows.append(features(board, matrices[rule], codes))
+            if pairs:
+                pair_rows.append(pair_counts(board))
             labels.append(label)
             threats.append(threat_index(board, board.side))
             rules.append(rule)
             sizes.append(board.width)
             games.append(number)
     row, col, count = (np.concatenate([part[i] for part in sparse]) if sparse else np.zeros(0) for i in range(3))
-    return {"x": np.array(rows).reshape(-1, len(FEATURES)), "y": np.array(labels), "rule": np.array(rules),
+    data = {"x": np.array(rows).reshape(-1, len(FEATURES)), "y": np.array(labels), "rule": np.array(rules),
             "size": np.array(sizes, dtype=np.int16), "game": np.array(games, dtype=np.int64),
             "threat": np.array(threats, dtype=np.int32), "code_row": row.astype(np.int32),
             "code_col": col.astype(np.int32), "code_count": count.astype(np.int16)}
+    if pairs:
+        data["pairs"] = np.array(pair_rows, dtype=np.int16).reshape(-1, PAIR_FEATURES)
+    return data
 
 
 def read_games(paths: Sequence[Path]) -> Iterator[dict]:
@@ -201,10 +234,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="the label of a position the analyst scored as a forced win (1 - it for a loss)")
     parser.add_argument("--no-mates", action="store_true",
                         help="leave out positions the analyst scored as a forced win or loss")
+    parser.add_argument("--pairs", action="store_true",
+                        help="also where each side's strong cells stand relative to each other (pair_counts)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     data = extract(read_games(args.games), args.eval_scale, args.result_weight,
-                   None if args.no_mates else args.mate_label)
+                   None if args.no_mates else args.mate_label, args.pairs)
     np.savez_compressed(args.out, **data)
     print(f"{len(data['y'])} positions from {len(set(data['game'].tolist()))} games -> {args.out}", file=sys.stderr)
     return 0
