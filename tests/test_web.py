@@ -236,8 +236,10 @@ def test_thinking_is_pushed_and_stop_answers_at_once() -> None:
         state = await page.idle_state()
         assert time.monotonic() - asked < 2.0  # the search notices the stop flag within milliseconds
         assert len(state["names"]) == 2 and state["your_turn"] and "Pentad played" in state["message"]
-        await page.send(op="hint")
-        state = await page.idle_state(40)
+        await page.send(op="hint")  # a hint thinks as long as a move: stopped, it shows the best found so far
+        await page.until(lambda m: m["type"] == "thinking" and m["purpose"] == "hint" and m["depth"] >= 3)
+        await page.send(op="stop")
+        state = await page.idle_state(10)
         assert state["hint"] is not None and state["message"].startswith("Hint")
 
     serve(test)
