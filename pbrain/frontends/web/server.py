@@ -212,7 +212,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return socket
 
 
-def _static_handler(name: str, body: bytes, content_type: str) -> Any:
+def _static_handler(body: bytes, content_type: str) -> Any:
     async def handler(_request: web.Request) -> web.Response:
         return web.Response(body=body, content_type=content_type, charset="utf-8",
                             headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
@@ -229,7 +229,7 @@ def make_app(max_tables: int = MAX_TABLES, threads: int = THINK_THREADS) -> web.
     for name, content_type in STATIC.items():
         body = (folder / name).read_bytes()
         path = "/" if name == "index.html" else f"/static/{name}"
-        app.router.add_get(path, _static_handler(name, body, content_type))
+        app.router.add_get(path, _static_handler(body, content_type))
     app.router.add_get("/ws", websocket)
 
     async def shut(app: web.Application) -> None:

@@ -176,6 +176,17 @@ class Table:
         return (self.outcome is None and self.busy is None and self.at_end()
                 and self.side_to_move() not in self.humans())
 
+    def your_turn(self) -> bool:
+        """True when the person may move now."""
+        return self.busy is None and self.outcome is None and self.side_to_move() in self.humans()
+
+    def outcome_state(self) -> Optional[Dict[str, Any]]:
+        """How the game ended, as the page reads it (None while it goes on)."""
+        if self.outcome is None:
+            return None
+        return {"winner": COLOUR_NAMES[self.outcome["winner"]], "how": self.outcome["how"],
+                "line": [list(p) for p in self.outcome["line"]]}
+
     def swap(self) -> None:
         """The person and Pentad exchange colours."""
         self.idle()
@@ -456,10 +467,7 @@ class GomokuTable(Table):
             "moves": [list(p) for p in self.history], "names": [self.name(p) for p in self.history],
             "cursor": self.cursor, "to_move": "black" if self.side_to_move() == BLACK else "white",
             "last": list(shown[-1]) if shown else None, "busy": self.busy,
-            "your_turn": self.busy is None and self.outcome is None and self.side_to_move() in self.humans(),
-            "outcome": self.outcome and {"winner": COLOUR_NAMES[self.outcome["winner"]],
-                                         "how": self.outcome["how"],
-                                         "line": [list(p) for p in self.outcome["line"]]},
+            "your_turn": self.your_turn(), "outcome": self.outcome_state(),
             "forbidden": [list(p) for p in self.forbidden] if self.side_to_move() == BLACK else [],
             "hint": list(self.hint) if self.hint else None, "lines": self.lines, "graph": self.graph,
             "message": self.message, "columns": [screen.column_letter(x) for x in range(settings.width)],
@@ -545,9 +553,7 @@ class Connect4Table(Table):
             "black": self.settings.black, "white": self.settings.white, "engine": self.settings.engine,
             "time_s": self.settings.time_s, "moves": history, "last": history[-1] if history else None,
             "to_move": "black" if self.side_to_move() == BLACK else "white", "busy": self.busy,
-            "your_turn": self.busy is None and self.outcome is None and self.side_to_move() in self.humans(),
-            "outcome": self.outcome and {"winner": COLOUR_NAMES[self.outcome["winner"]],
-                                         "how": self.outcome["how"], "line": self.outcome["line"]},
+            "your_turn": self.your_turn(), "outcome": self.outcome_state(),
             "hint": self.hint_column, "message": self.message,
             "playable": [col for col in range(C4_WIDTH) if position.can_play(col)],
         }
