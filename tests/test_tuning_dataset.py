@@ -61,9 +61,13 @@ def test_shards_are_written_whole_and_a_run_resumes(tmp_path) -> None:
 
 
 def test_games_never_start_from_a_held_out_opening() -> None:
-    keys = dataset.held_out_keys([dataset.HELD_OUT])
-    held_out = read_openings([dataset.HELD_OUT])
-    assert len(keys) == len(held_out) == 100
+    keys = dataset.held_out_keys(dataset.HELD_OUT)
+    held_out = read_openings(dataset.HELD_OUT)
+    assert [path.name for path in dataset.HELD_OUT] == ["heldout-freestyle-15.txt", "heldout-freestyle-20.txt",
+                                                        "heldout-renju-15.txt", "heldout-standard-15.txt"]
+    assert len(held_out) == 250
+    for path in dataset.HELD_OUT:
+        assert len(dataset.held_out_keys([path])) == len(read_openings([path])), "a set's openings are all unlike"
 
     def at(opening: tuple) -> tuple:
         return tuple((7 + dx, 7 + dy) for dx, dy in opening)

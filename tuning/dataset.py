@@ -47,7 +47,8 @@ from tuning.openings import read_openings, shape_key
 Point = Tuple[int, int]
 Entry = Tuple[str, int, float]
 """One part of the mix: rule, board size, share of the positions."""
-HELD_OUT = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "heldout-freestyle-15.txt"
+HELD_OUT = sorted((Path(__file__).resolve().parent.parent / "benchmarks" / "data").glob("heldout-*.txt"))
+"""The held-out opening sets (benchmarks/data/heldout-*.txt: every rule's and size's): no game starts near them."""
 DEFAULT_MIX = "freestyle:15:0.7,freestyle:20:0.1,standard:15:0.1,renju:15:0.1"
 FIRST_GUESS = 20
 """Positions a game is taken to give before a shard of its kind has finished (for scheduling only)."""
@@ -403,8 +404,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--leaf-plies", type=int, default=1, help="--leaves: positions of a game thought on")
     parser.add_argument("--leaf-nodes", type=int, default=0,
                         help="--leaves: each think's node budget (default: --play-nodes)")
-    parser.add_argument("--exclude", type=Path, nargs="*", default=[HELD_OUT],
-                        help="openings files no game may start from (default: the held-out openings)")
+    parser.add_argument("--exclude", type=Path, nargs="*", default=HELD_OUT,
+                        help="openings files no game may start from (default: benchmarks/data/heldout-*.txt)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None, help="workers (one CPU each; default: every CPU)")
     parser.add_argument("--address", default=None, help="a Ray cluster to run on (default: a local instance)")
