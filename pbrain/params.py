@@ -47,6 +47,11 @@ MOVE_COUNT_POWER = 1.32
 MOVE_COUNT_BASE + depth ** MOVE_COUNT_POWER quiet moves the other quiet ones are skipped; half as many when the
 side to move's static eval is not better than two plies ago. Moves that make or stop an open three or a four are
 never skipped."""
+FOUR_THREE_DEFENCE = 0
+"""1: a node whose opponent has a four-three point (and no open-four or five threat) searches only its own fours
+and the cells that take every such point away (all moves when there are none; not against renju black, whose
+four-threes may be false); 0 (shipped): every move. It sees more forced wins for its nodes (benchmarks/vision.py)
+without a measured gain in games (benchmarks/data/search-screens.csv)."""
 SORTED_PREFIX = 10
 """Moves picked best-first by score; the rest are searched in generation order."""
 KILLER_BONUS = 500

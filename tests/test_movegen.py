@@ -99,6 +99,41 @@ def test_defences_are_the_own_fours_and_every_cell_that_stops_the_open_fours(rul
     assert tested > 20
 
 
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU, Rule.CARO])
+def test_four_three_defences_are_the_own_fours_and_every_cell_that_takes_the_four_threes(rule: Rule) -> None:
+    """gen_four_three_defences lists exactly the side's four-making cells and the cells after which the opponent
+    has no four-three point left and none of its former ones is a double open three, each once. Its contract: no
+    five point and no open-four threat on the board (the search answers those first); renju only against white."""
+    tested = 0
+    for board in positions(rule, 1200, 31 + int(rule)):
+        gen = MoveGen(board, 1)
+        for side in (BLACK, WHITE):
+            opp = 3 - side
+            if board.count(opp, Pattern4.BLOCK4_FLEX3) == 0 or gen.has_flex4(opp) or \
+                    gen.any_five_point(BLACK) >= 0 or gen.any_five_point(WHITE) >= 0 or \
+                    (rule == Rule.RENJU and opp == BLACK):
+                continue
+            threats = [c for c in board.playable if board.stone(c) == 0 and
+                       board.pattern4(c, opp) == Pattern4.BLOCK4_FLEX3]
+            n = gen.gen_four_three_defences(0, side)
+            listed = [gen.moves[i] for i in range(n)]
+            expected = set()
+            for cell in board.playable:
+                if board.stone(cell) != 0 or (rule == Rule.RENJU and side == BLACK and board.is_forbidden(cell)):
+                    continue
+                if board.pattern4(cell, side) >= Pattern4.BLOCK4:
+                    expected.add(cell)
+                    continue
+                board.place(cell, side)
+                if board.count(opp, Pattern4.BLOCK4_FLEX3) == 0 and all(
+                        board.stone(t) != 0 or board.pattern4(t, opp) != Pattern4.FLEX3_2X for t in threats):
+                    expected.add(cell)
+                board.undo()
+            assert len(listed) == len(set(listed)) and set(listed) == expected, (board.history(), side)
+            tested += 1
+    assert tested > 20
+
+
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
 def test_any_five_point_is_the_first_five_point_in_board_order(rule: Rule) -> None:
     tested = 0

@@ -75,6 +75,17 @@ def test_must_defend(item: dict) -> None:
         board.undo()
 
 
+@pytest.mark.parametrize("item", DEFEND, ids=[p["id"] for p in DEFEND])
+def test_must_defend_with_the_four_three_defence(item: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With params.FOUR_THREE_DEFENCE on (a node facing a four-three point searches only what takes it away and its
+    own fours), the engine still finds a listed defence."""
+    monkeypatch.setattr(params, "FOUR_THREE_DEFENCE", 1)
+    engine = engine_of(item)
+    assert engine.searcher.four_three_defence == 1
+    result = engine.think(Limits(max_nodes=THINK_NODES))
+    assert list(result.move) in [list(d) for d in item["defences"]], f"{result.move} loses"
+
+
 def test_the_defence_filter_keeps_a_floor_at_small_node_limits() -> None:
     # The filter's probes of every root move cost about the same whatever the think's size, so its mark is never
     # earlier than params.ROOT_DEFENCE_FLOOR_NODES from the start (unless that is past half the think). At 30,000

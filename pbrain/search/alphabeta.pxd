@@ -32,6 +32,7 @@ cdef class AlphaBeta(RootThreats):
     cdef public list leaf_samples
     cdef public int helper
     cdef public double ponder_share
+    cdef public int four_three_defence
     cdef public int futility_margin, futility_depth, razor_depth, razor_margin, singular_depth, singular_margin, root_depth
     cdef int[::1] evals
     cdef int[::1] skip

@@ -1,11 +1,13 @@
-"""The alpha-beta proper: negamax PVS with a transposition table, killer, counter-move and history ordering (a
-cut-off quiet move gains history and becomes the counter move to the opponent's last move, the quiet moves tried
-before it lose as much), forced-move and singular extensions and a narrow VCF (a first four with more behind it,
-then the fours near each last four) as the quiescence at the leaves. Late moves are
-reduced by a log-scaled table (less for good history, more for bad; one ply less for a move that makes or stops an open
-three; moves that make a four are never reduced), and quiet moves (neither making nor stopping an open three or a four)
-are cut by a move count that grows with depth; non-PV nodes without an opponent threat are cut by reverse futility,
-futility and razoring, all read from the static eval kept per ply (its improvement over two plies ago loosens them).
+"""The alpha-beta proper: negamax PVS with a transposition table, killer, counter-move and history ordering (a cut-off
+quiet move gains history and becomes the counter move to the opponent's last move, the quiet moves tried before it
+lose as much), forced-move and singular extensions and a narrow VCF (a first four with more behind it, then the
+fours near each last four) as the quiescence at the leaves. Facing an open three, a node searches only its defences
+and its own fours (and with params.FOUR_THREE_DEFENCE, facing a four-three point, only the cells that take it away
+and its own fours). Late moves are reduced by a log-scaled table (less for good history, more for bad; one ply less
+for a move that makes or stops an open three; moves that make a four are never reduced), and quiet moves (neither
+making nor stopping an open three or a four) are cut by a move count that grows with depth; non-PV nodes without an
+opponent threat are cut by reverse futility, futility and razoring, all read from the static eval kept per ply (its
+improvement over two plies ago loosens them).
 The iterative-deepening driver (searcher.py) calls one root search per iteration.
 
 Scores are from the side to move's view. A win whose winning stone is the n-th ply from the root scores
@@ -95,6 +97,7 @@ class AlphaBeta(RootThreats):
         self.razor_margin = params.RAZOR_MARGIN
         self.singular_depth = params.SINGULAR_DEPTH
         self.singular_margin = params.SINGULAR_MARGIN
+        self.four_three_defence = params.FOUR_THREE_DEFENCE
         self.skip = array("i", [-1]) * (MAX_PLY + 2)
         self.root_depth = 0
         self.evals = array("i", [0]) * (MAX_PLY + 2)
@@ -258,7 +261,12 @@ class AlphaBeta(RootThreats):
             if n == 0:
                 return -(WIN - (ply + 4))
         else:
-            n = gen.gen_all(ply, me)
+            n = 0
+            if self.four_three_defence and board.p4count[16 * (opp - 1) + P4_BLOCK4_FLEX3] > 0 and \
+                    not (board.renju and opp == BLACK):
+                n = gen.gen_four_three_defences(ply, me)  # only the moves that do not lose to the four-three
+            if n == 0:
+                n = gen.gen_all(ply, me)
             if n == 0:  # no legal cell near the stones: renju black left only forbidden points must play one
                 return 0 if gen.has_legal_point(me) else -(WIN - (ply + 2))
         self._order(ply, n, me, tt_move)

@@ -1,6 +1,6 @@
 # C view of pbrain/search/movegen.py
 cimport cython
-from pbrain.core.board cimport Board, BLACK, EMPTY, PAT_B4, P4_FORBID, P4_BLOCK4, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, CLASS_SHIFT, cell_class, PADDING, NUM_CODES
+from pbrain.core.board cimport Board, BLACK, EMPTY, PAT_B4, PAT_F3, P4_FORBID, P4_FLEX3_2X, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FLEX4, P4_FIVE, P4_MASK, FLAG_DOUBLE_THREE, CLASS_SHIFT, cell_class, PADDING, NUM_CODES
 
 cdef enum:
     MAX_MOVES = 1024
@@ -34,11 +34,17 @@ cdef class MoveGen:
     cpdef int gen_classes(self, int ply, int side, int lowest, int highest) noexcept
     @cython.locals(base=int, n=int, d=int, off=int, j=int, cell=int, cls=int, i=int)
     cpdef int gen_fours_near(self, int ply, int side, int around) noexcept
-    @cython.locals(opp=int, base=int, n=int, stamp=int, k=int, threats=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, last=int, caro=bint, reach=int)
+    @cython.locals(opp=int, n=int, stamp=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int, caro=bint, reach=int)
     cpdef int gen_defences(self, int ply, int side) noexcept
+    @cython.locals(base=int, n=int, k=int)
+    cdef int _own_fours_marked(self, int ply, int side) noexcept
+    @cython.locals(threats=int, found=int, last=int, d=int, off=int, j=int, c=int, k=int, i=int)
+    cdef int _list_threats(self, int opp, int cls) noexcept
+    @cython.locals(opp=int, base=int, n=int, stamp=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int)
+    cpdef int gen_four_three_defences(self, int ply, int side) noexcept
     cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp, int threats) noexcept
-    @cython.locals(i=int, t=int, delta=int, step=int)
-    cdef bint _stops_listed(self, int cell, int side, int threats) noexcept
+    @cython.locals(i=int, t=int, delta=int, step=int, after=int)
+    cdef bint _stops_listed(self, int cell, int side, int threats, int cls) noexcept
     @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)
     cpdef bint stops_open_fours(self, int cell, int side) noexcept
     @cython.locals(d=int, off=int, j=int, c=int)

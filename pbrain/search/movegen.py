@@ -15,11 +15,13 @@ from pbrain.core.rules import Rule
 from pbrain.search import order_weights
 
 if not cython.compiled:
-    from pbrain.core.board import BLACK, EMPTY, PAT_B4  # noqa: F401
+    from pbrain.core.board import BLACK, EMPTY, PAT_B4, PAT_F3  # noqa: F401
 
     MAX_MOVES = 1024
     P4_FORBID = 1
+    P4_FLEX3_2X = 8
     P4_BLOCK4 = 9
+    P4_BLOCK4_FLEX3 = 11
     P4_FLEX4 = 12
     P4_FIVE = 13
     P4_MASK = 15
@@ -174,39 +176,9 @@ class MoveGen:
         cell after which the opponent has no FLEX4 cell left. Ordering scores included."""
         board = self.board
         opp = 3 - side
-        base = ply * MAX_MOVES
-        n = self.gen_fours(ply, side, P4_BLOCK4)
-        self.mark_stamp += 1
+        n = self._own_fours_marked(ply, side)
         stamp = self.mark_stamp
-        for k in range(n):
-            self.marks[self.moves[base + k]] = stamp
-        threats = board.p4count[16 * (opp - 1) + P4_FLEX4]
-        # The opponent's FLEX4 cells, in board order: usually all on the lines through its last move (the open
-        # three it just made), so look there first and scan the board only when some are elsewhere.
-        found = 0
-        if board.move_count > 0:
-            last = board.moves[board.move_count - 1]
-            for d in range(4):
-                off = board.dir_offset[d]
-                for j in range(-PADDING, PADDING + 1):
-                    c = last + j * off
-                    if j != 0 and board.cells[c] == EMPTY and \
-                            cell_class(board, c, opp) == P4_FLEX4 and found < threats:
-                        k = found  # insertion into board order (cell indices grow in board order)
-                        while k > 0 and self.threat_cells[k - 1] > c:
-                            self.threat_cells[k] = self.threat_cells[k - 1]
-                            k -= 1
-                        self.threat_cells[k] = c
-                        found += 1
-        if found < threats:
-            found = 0
-            i = 0
-            while found < threats and i < board.npoints:
-                cell = board.points[i]
-                i += 1
-                if board.cells[cell] == EMPTY and cell_class(board, cell, opp) == P4_FLEX4:
-                    self.threat_cells[found] = cell
-                    found += 1
+        found = self._list_threats(opp, P4_FLEX4)
         # In caro a five blocked at both ends does not win: a stone just beyond the five-to-be can stop an open
         # four too, so there every empty cell within reach of the line is a candidate.
         caro = board.caro
@@ -228,6 +200,76 @@ class MoveGen:
                         n = self._try_defence(ply, n, c, side, stamp, found)
         return n
 
+    def _own_fours_marked(self, ply: int, side: int) -> int:
+        """gen_fours(ply, side, P4_BLOCK4), each four marked with a new mark_stamp (so that a defence generator
+        lists a cell once)."""
+        base = ply * MAX_MOVES
+        n = self.gen_fours(ply, side, P4_BLOCK4)
+        self.mark_stamp += 1
+        for k in range(n):
+            self.marks[self.moves[base + k]] = self.mark_stamp
+        return n
+
+    def _list_threats(self, opp: int, cls: int) -> int:
+        """List the opponent's cells of class `cls` in threat_cells, in board order, and return how many. They are
+        usually all on the lines through its last move (the threat it just made), so look there first and scan the
+        board only when some are elsewhere."""
+        board = self.board
+        threats = board.p4count[16 * (opp - 1) + cls]
+        found = 0
+        if board.move_count > 0:
+            last = board.moves[board.move_count - 1]
+            for d in range(4):
+                off = board.dir_offset[d]
+                for j in range(-PADDING, PADDING + 1):
+                    c = last + j * off
+                    if j != 0 and board.cells[c] == EMPTY and cell_class(board, c, opp) == cls and found < threats:
+                        k = found  # insertion into board order (cell indices grow in board order)
+                        while k > 0 and self.threat_cells[k - 1] > c:
+                            self.threat_cells[k] = self.threat_cells[k - 1]
+                            k -= 1
+                        self.threat_cells[k] = c
+                        found += 1
+        if found < threats:
+            found = 0
+            i = 0
+            while found < threats and i < board.npoints:
+                c = board.points[i]
+                i += 1
+                if board.cells[c] == EMPTY and cell_class(board, c, opp) == cls:
+                    self.threat_cells[found] = c
+                    found += 1
+        return found
+
+    def gen_four_three_defences(self, ply: int, side: int) -> int:
+        """`side` to move faces the opponent's four-three points (BLOCK4_FLEX3 cells) and no open-four or five
+        threat: its own fours, and every legal cell within reach of a four-three point on one of its lines of an
+        open three or more after which the opponent has no four-three point left (nor a double open three made of
+        one). Ordering scores included. A defence that only prepares a four for the forced block is not among
+        them."""
+        board = self.board
+        opp = 3 - side
+        base = ply * MAX_MOVES
+        n = self._own_fours_marked(ply, side)
+        stamp = self.mark_stamp
+        found = self._list_threats(opp, P4_BLOCK4_FLEX3)
+        for i in range(found):
+            cell = self.threat_cells[i]
+            for d in range(4):
+                if board.pattern_at(cell, opp, d) < PAT_F3:
+                    continue  # the four and the open three stand on the other lines: a stone here leaves both
+                off = board.dir_offset[d]
+                for j in range(-PADDING, PADDING + 1):
+                    c = cell + j * off
+                    if board.cells[c] != EMPTY or self.marks[c] == stamp:
+                        continue
+                    self.marks[c] = stamp
+                    if self.legal(c, side) and self._stops_listed(c, side, found, P4_BLOCK4_FLEX3):
+                        self.moves[base + n] = c
+                        self.scores[base + n] = self.order_score(c, side)
+                        n += 1
+        return n
+
     def _try_defence(self, ply: int, n: int, cell: int, side: int, stamp: int, threats: int) -> int:
         """Append `cell` to the ply's moves if `side` may play it and it leaves the opponent no FLEX4 cell (all
         `threats` of them listed in threat_cells)."""
@@ -237,7 +279,7 @@ class MoveGen:
         self.marks[cell] = stamp
         if not self.legal(cell, side):
             return n
-        if self.stops_open_fours(cell, side) if board.renju else self._stops_listed(cell, side, threats):
+        if self.stops_open_fours(cell, side) if board.renju else self._stops_listed(cell, side, threats, P4_FLEX4):
             self.moves[ply * MAX_MOVES + n] = cell
             self.scores[ply * MAX_MOVES + n] = self.order_score(cell, side)
             n += 1
@@ -269,9 +311,11 @@ class MoveGen:
                     left -= 1
         return left == 0
 
-    def _stops_listed(self, cell: int, side: int, threats: int) -> bool:
-        """stops_open_fours() outside renju when every opponent FLEX4 cell is listed in threat_cells[:threats]: each
-        must be `cell` itself or lose the class to the stone on its line within PADDING."""
+    def _stops_listed(self, cell: int, side: int, threats: int, cls: int) -> bool:
+        """Does `side`'s stone on `cell` take away every threat cell listed in threat_cells[:threats], the opponent's
+        cells of class `cls` (FLEX4: open-four points, outside renju; BLOCK4_FLEX3: four-three points)? Each must be
+        `cell` itself or lose the class to the stone on its line within PADDING (a four-three point left a double
+        open three is still a threat)."""
         for i in range(threats):
             t = self.threat_cells[i]
             if t == cell:
@@ -280,7 +324,10 @@ class MoveGen:
             if delta < 0 or delta > 2 * self.line_span:
                 return False
             step = self.line_step[delta]
-            if step < 0 or self._class_after(t, step >> 4, (step & 15) - PADDING, side, 3 - side) == P4_FLEX4:
+            if step < 0:
+                return False
+            after = self._class_after(t, step >> 4, (step & 15) - PADDING, side, 3 - side)
+            if after == cls or (cls == P4_BLOCK4_FLEX3 and after == P4_FLEX3_2X):
                 return False
         return True
 
