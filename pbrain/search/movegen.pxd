@@ -40,9 +40,9 @@ cdef class MoveGen:
     cdef int _own_fours_marked(self, int ply, int side) noexcept
     @cython.locals(threats=int, found=int, last=int, d=int, off=int, j=int, c=int, k=int, i=int)
     cdef int _list_threats(self, int opp, int cls) noexcept
-    @cython.locals(opp=int, base=int, n=int, stamp=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int)
+    @cython.locals(opp=int, n=int, stamp=int, found=int, i=int, cell=int, d=int, off=int, j=int, c=int)
     cpdef int gen_four_three_defences(self, int ply, int side) noexcept
-    cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp, int threats) noexcept
+    cdef int _try_defence(self, int ply, int n, int cell, int side, int stamp, int threats, int cls) noexcept
     @cython.locals(i=int, t=int, delta=int, step=int, after=int)
     cdef bint _stops_listed(self, int cell, int side, int threats, int cls) noexcept
     @cython.locals(opp=int, stops=bint, left=int, d=int, off=int, j=int, c=int)

@@ -189,7 +189,7 @@ class MoveGen:
                 continue  # renju: black may not play it, so it threatens nothing
             # Stopping an open four means taking a cell the opponent needs for it: the threat cell itself or a
             # cell on the same line where the opponent would make a four. Each candidate is verified.
-            n = self._try_defence(ply, n, cell, side, stamp, found)
+            n = self._try_defence(ply, n, cell, side, stamp, found, P4_FLEX4)
             for d in range(4):
                 if board.pattern_at(cell, opp, d) < PAT_B4:
                     continue
@@ -197,7 +197,7 @@ class MoveGen:
                 for j in range(-reach, reach + 1):
                     c = cell + j * off
                     if j != 0 and board.cells[c] == EMPTY and (caro or board.pattern_at(c, opp, d) >= PAT_B4):
-                        n = self._try_defence(ply, n, c, side, stamp, found)
+                        n = self._try_defence(ply, n, c, side, stamp, found, P4_FLEX4)
         return n
 
     def _own_fours_marked(self, ply: int, side: int) -> int:
@@ -249,7 +249,6 @@ class MoveGen:
         them."""
         board = self.board
         opp = 3 - side
-        base = ply * MAX_MOVES
         n = self._own_fours_marked(ply, side)
         stamp = self.mark_stamp
         found = self._list_threats(opp, P4_BLOCK4_FLEX3)
@@ -261,25 +260,22 @@ class MoveGen:
                 off = board.dir_offset[d]
                 for j in range(-PADDING, PADDING + 1):
                     c = cell + j * off
-                    if board.cells[c] != EMPTY or self.marks[c] == stamp:
-                        continue
-                    self.marks[c] = stamp
-                    if self.legal(c, side) and self._stops_listed(c, side, found, P4_BLOCK4_FLEX3):
-                        self.moves[base + n] = c
-                        self.scores[base + n] = self.order_score(c, side)
-                        n += 1
+                    if board.cells[c] == EMPTY:
+                        n = self._try_defence(ply, n, c, side, stamp, found, P4_BLOCK4_FLEX3)
         return n
 
-    def _try_defence(self, ply: int, n: int, cell: int, side: int, stamp: int, threats: int) -> int:
-        """Append `cell` to the ply's moves if `side` may play it and it leaves the opponent no FLEX4 cell (all
-        `threats` of them listed in threat_cells)."""
+    def _try_defence(self, ply: int, n: int, cell: int, side: int, stamp: int, threats: int, cls: int) -> int:
+        """Append `cell` to the ply's moves (once a stamp) if `side` may play it and it takes away the opponent's
+        threat cells of class `cls`, all `threats` of them listed in threat_cells (FLEX4 cells in renju: none left
+        on the board, as stops_open_fours says)."""
         board = self.board
         if self.marks[cell] == stamp:
             return n
         self.marks[cell] = stamp
         if not self.legal(cell, side):
             return n
-        if self.stops_open_fours(cell, side) if board.renju else self._stops_listed(cell, side, threats, P4_FLEX4):
+        if self.stops_open_fours(cell, side) if board.renju and cls == P4_FLEX4 else \
+                self._stops_listed(cell, side, threats, cls):
             self.moves[ply * MAX_MOVES + n] = cell
             self.scores[ply * MAX_MOVES + n] = self.order_score(cell, side)
             n += 1
