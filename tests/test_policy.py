@@ -2,6 +2,7 @@
 (tuning/policy.py)."""
 from __future__ import annotations
 
+import gzip
 import json
 import random
 
@@ -40,7 +41,8 @@ def test_order_values_sum_the_line_and_class_weights(rule: Rule) -> None:
         for ci in range(2):
             cls = classes[ci * n + code] & 15
             for role_index, role in enumerate(patterns.ORDER_ROLES):
-                shape = sum(weights["line"][role][p] for p in combo) if cls != Pattern4.FORBID else 0
+                correction = dict(weights.get("code", {}).get(role, ())).get(code, 0)
+                shape = sum(weights["line"][role][p] for p in combo) + correction if cls != Pattern4.FORBID else 0
                 assert table[(2 * ci + role_index) * n + code] == weights["class"][role][cls] + shape
 
 
@@ -162,3 +164,91 @@ def test_a_point_forbidden_to_black_is_worth_no_more_to_white_than_a_dead_cell()
     dead = weights["class"]["opponent"][Pattern4.NONE] + 4 * weights["line"]["opponent"][Pattern.DEAD]
     # black is colour index 0; role 1 is the opponent's (white to move scores what its move takes from black)
     assert all(table[(2 * 0 + 1) * n + code] == dead for code in forbidden)
+
+
+def labelled_records(count: int, seed: int, pick) -> list:
+    """Freestyle positions of random moves, each labelled with pick(board, cells, rng) as the analyst's move."""
+    rng = random.Random(seed)
+    records = []
+    for k in range(count):
+        board = random_position(seed * 1000 + k, plies=rng.randrange(6, 16))
+        best = pick(board, board.candidates(), rng)
+        records.append({"rule": "freestyle", "size": 15, "moves": [list(board.xy(c)) for c in board.history()],
+                        "eval": "0", "best": list(board.xy(best)), "game": f"{seed}-{k}"})
+    return records
+
+
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
+def test_code_positions_read_the_cells_as_the_search_orders_them(rule: Rule) -> None:
+    """The features by code are cell_features, and the scores by code are the ordering's (shipped_scores), for
+    every candidate of random positions."""
+    records = labelled_records(6, 4, lambda board, cells, rng: rng.choice(cells))
+    for record in records:
+        record["rule"] = rule.name.lower()
+    positions = policy.CodePositions(records, rule)
+    assert len(positions) == len(records)
+    table = movegen.order_values(rule)
+    features = policy.code_features(rule)
+    examples = policy.linear_examples(positions, rule, table)
+    scores = positions.scores(table)
+    for i, record in enumerate(records):
+        board = Board(15, 15, int(rule))
+        for x, y in record["moves"]:
+            board.play(x, y)
+        mover = board.side
+        cells = [c for c in board.candidates() if not (board.renju and mover == 1 and board.is_forbidden(c))]
+        rows = slice(positions.starts[i], positions.starts[i + 1])
+        expected = np.array([policy.cell_features(board, c, mover) for c in cells])
+        assert np.array_equal(examples[i][0], expected)
+        assert np.array_equal(scores[rows], policy.shipped_scores(board, cells, mover, table))
+        assert cells[positions.best[i]] == board.index(*record["best"])
+        assert features.shape == (2, patterns.NUM_CODES, len(Pattern) + len(Pattern4))
+
+
+def test_code_corrections_learn_a_planted_code() -> None:
+    """An analyst that plays a cell whose own code is one chosen code whenever there is one: that code's
+    correction comes out the largest, and the fitted ordering ranks the analyst's moves better than the linear."""
+    weights = order_weights.for_rule("freestyle")
+    plain = {"line": weights["line"], "class": weights["class"]}
+    table = patterns.code_values(Rule.FREESTYLE, plain, patterns.ORDER_ROLES)
+    probe = policy.CodePositions(labelled_records(30, 6, lambda board, cells, rng: cells[0]), Rule.FREESTYLE)
+    counts = np.bincount(probe.own, minlength=patterns.NUM_CODES)
+    counts[np.argsort(-counts)[:3]] = 0  # not the commonest codes: one a position or so
+    planted = int(np.argmax(counts))
+
+    def pick(board: Board, cells: list, rng: random.Random) -> int:
+        marked = [c for c in cells if board.pattern_code(c, board.side) == planted]
+        return rng.choice(marked or cells)
+
+    positions = policy.CodePositions(labelled_records(120, 7, pick), Rule.FREESTYLE)
+    own, _ = policy.fit_codes(positions, Rule.FREESTYLE, table, 1000.0, 1e-4)
+    assert int(np.argmax(own)) == planted and own[planted] > 500
+    corrected = dict(plain, code={"own": tuple((c, int(v)) for c, v in enumerate(np.round(own)) if v)})
+    fitted = policy.segment_rank_stats(positions.scores(patterns.code_values(Rule.FREESTYLE, corrected,
+                                                                             patterns.ORDER_ROLES)),
+                                       positions.starts, positions.best)
+    linear = policy.segment_rank_stats(positions.scores(table), positions.starts, positions.best)
+    assert fitted["mean_rank"] < linear["mean_rank"] - 1.0, (fitted, linear)
+
+
+def test_the_command_line_reads_shards_and_writes_code_corrections(tmp_path, capsys) -> None:
+    """tuning.dataset's gzipped shards in, positions the analyst scores as lost left out, and with --codes the
+    weights file carries code corrections that the ordering table reads."""
+    records = labelled_records(40, 8, lambda board, cells, rng: max(
+        cells, key=lambda c: policy.cell_features(board, c, board.side)[Pattern.F2A] + rng.random() * 0.1))
+    records[0]["eval"] = "-M9"
+    shard = tmp_path / "shard-00000.jsonl.gz"
+    shard.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode()))
+    assert len(list(policy.read_labels([shard]))) == 39
+    out = tmp_path / "order_weights.py"
+    assert policy.main([str(shard), "--min-positions", "10", "--keep-linear", "--codes", "--out", str(out)]) == 0
+    namespace: dict = {}
+    exec(compile(out.read_text(), "order_weights.py", "exec"), namespace)
+    fitted = namespace["WEIGHTS"]["freestyle"]
+    assert fitted["line"] == order_weights.for_rule("freestyle")["line"]
+    assert fitted["code"]["own"] and "code corrections" in capsys.readouterr().out
+    table = patterns.code_values(Rule.FREESTYLE, fitted, patterns.ORDER_ROLES)
+    plain = patterns.code_values(Rule.FREESTYLE, {"line": fitted["line"], "class": fitted["class"]},
+                                 patterns.ORDER_ROLES)
+    code, correction = fitted["code"]["own"][0]
+    assert table[code] - plain[code] == correction

@@ -36,8 +36,8 @@ COMPILED = cython.compiled
 def order_values(rule: Rule) -> "array[int]":
     """int32[2 colours x 2 roles x NUM_CODES]: the static move ordering score of an empty cell by its pattern code,
     at [(colour index * 2 + role) * NUM_CODES + code] (role 0: the colour to move, 1: its opponent), from the
-    fitted weights of `rule` (order_weights.py): the sum of its four line patterns' weights and its class's weight.
-    A forbidden cell (renju black) scores its class's weight alone."""
+    fitted weights of `rule` (order_weights.py): the sum of its four line patterns' weights, its class's weight and
+    its code's correction. A forbidden cell (renju black) scores its class's weight alone."""
     return patterns.code_values(rule, order_weights.for_rule(rule.name.lower()), patterns.ORDER_ROLES)
 
 

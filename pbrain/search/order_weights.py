@@ -2,8 +2,9 @@
 
 Per rule: a weight for each line pattern (patterns.Pattern order) and each threat class (patterns.Pattern4 order) of
 the cell for the side to move ("own": what the move makes) and for the opponent ("opponent": what the move takes
-away). A cell's static ordering score is the sum over its four line patterns and its class, for both sides: a linear
-move policy (its logits times the scale the fit used), so the moves a stronger player picks come first. Rules
+away), and optionally ("code") a correction of each pattern code for each role. A cell's static ordering score is
+the sum over its four line patterns and its class, plus its code's correction, for both sides: a move policy (its
+logits times the scale the fit used), so the moves a stronger player picks come first. Rules
 without fitted weights of their own use freestyle's (the shapes are the same; a standard or renju fit of their own
 would replace them), and HAND_SET when there is no freestyle fit either.
 
