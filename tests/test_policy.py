@@ -18,6 +18,27 @@ from pbrain.search import movegen, order_weights
 from tuning import fit, policy
 
 
+def cell_features(board: Board, cell: int, mover: int) -> np.ndarray:
+    """A candidate's policy.FEATURES read off the board cell by cell (the reference the fit's features by code
+    are checked against)."""
+    x = np.zeros(policy.FEATURES)
+    for part, colour in enumerate((mover, 3 - mover)):
+        for d in range(4):
+            x[part * len(Pattern) + board.pattern(cell, colour, d)] += 1
+        x[2 * len(Pattern) + part * len(Pattern4) + board.pattern4(cell, colour)] = 1
+    return x
+
+
+def shipped_scores(board: Board, cells: list, mover: int, table) -> np.ndarray:
+    """The static ordering scores of `cells` for `mover` under an order_values table, read off the board (the
+    reference for CodePositions.scores)."""
+    n = patterns.NUM_CODES
+    own = 2 * (mover - 1) * n
+    other = (2 * (2 - mover) + 1) * n
+    return np.array([table[own + board.pattern_code(c, mover)] + table[other + board.pattern_code(c, 3 - mover)]
+                     for c in cells], dtype=float)
+
+
 def random_position(seed: int, plies: int = 14) -> Board:
     """A position of random moves near the stones, nobody with a five to make."""
     rng = random.Random(seed)
@@ -75,11 +96,11 @@ def synthetic_examples(count: int, w_true: np.ndarray, seed: int) -> list:
         board = random_position(seed * 1000 + k)
         mover = board.side
         cells = board.candidates()
-        x = np.array([policy.cell_features(board, c, mover) for c in cells])
+        x = np.array([cell_features(board, c, mover) for c in cells])
         z = x @ w_true
         p = np.exp(z - z.max())
         p /= p.sum()
-        examples.append((x, int(rng.choice(len(cells), p=p)), policy.shipped_scores(board, cells, mover, table)))
+        examples.append((x, int(rng.choice(len(cells), p=p)), shipped_scores(board, cells, mover, table)))
     return examples
 
 
@@ -128,7 +149,7 @@ def test_the_command_line_fits_labelled_positions(tmp_path, capsys) -> None:
         board = random_position(500 + k, plies=rng.randrange(6, 16))
         mover = board.side
         cells = board.candidates()
-        best = max(cells, key=lambda c: policy.cell_features(board, c, mover)[Pattern.F2A] + rng.random() * 0.1)
+        best = max(cells, key=lambda c: cell_features(board, c, mover)[Pattern.F2A] + rng.random() * 0.1)
         lines.append(json.dumps({"rule": "freestyle", "size": 15, "moves": [list(m) for m in
                                  [board.xy(c) for c in board.history()]], "eval": "0", "best": list(board.xy(best)),
                                  "game": str(k)}))
@@ -198,9 +219,9 @@ def test_code_positions_read_the_cells_as_the_search_orders_them(rule: Rule) -> 
         mover = board.side
         cells = [c for c in board.candidates() if not (board.renju and mover == 1 and board.is_forbidden(c))]
         rows = slice(positions.starts[i], positions.starts[i + 1])
-        expected = np.array([policy.cell_features(board, c, mover) for c in cells])
+        expected = np.array([cell_features(board, c, mover) for c in cells])
         assert np.array_equal(examples[i][0], expected)
-        assert np.array_equal(scores[rows], policy.shipped_scores(board, cells, mover, table))
+        assert np.array_equal(scores[rows], shipped_scores(board, cells, mover, table))
         assert cells[positions.best[i]] == board.index(*record["best"])
         assert features.shape == (2, patterns.NUM_CODES, len(Pattern) + len(Pattern4))
 
@@ -235,7 +256,7 @@ def test_the_command_line_reads_shards_and_writes_code_corrections(tmp_path, cap
     """tuning.dataset's gzipped shards in, positions the analyst scores as lost left out, and with --codes the
     weights file carries code corrections that the ordering table reads."""
     records = labelled_records(40, 8, lambda board, cells, rng: max(
-        cells, key=lambda c: policy.cell_features(board, c, board.side)[Pattern.F2A] + rng.random() * 0.1))
+        cells, key=lambda c: cell_features(board, c, board.side)[Pattern.F2A] + rng.random() * 0.1))
     records[0]["eval"] = "-M9"
     shard = tmp_path / "shard-00000.jsonl.gz"
     shard.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode()))

@@ -50,25 +50,6 @@ Example = Tuple[np.ndarray, int, np.ndarray]
 ordering's scores of the candidates."""
 
 
-def cell_features(board: Board, cell: int, mover: int) -> np.ndarray:
-    """x(cell) for the side `mover`: see FEATURES."""
-    x = np.zeros(FEATURES)
-    for part, colour in enumerate((mover, 3 - mover)):
-        for d in range(4):
-            x[part * NUM_PATTERNS + board.pattern(cell, colour, d)] += 1
-        x[2 * NUM_PATTERNS + part * NUM_CLASSES + board.pattern4(cell, colour)] = 1
-    return x
-
-
-def shipped_scores(board: Board, cells: Sequence[int], mover: int, table: Sequence[int]) -> np.ndarray:
-    """The static ordering scores of `cells` for `mover` under an order_values table (what the search uses)."""
-    n = patterns.NUM_CODES
-    own = 2 * (mover - 1) * n
-    other = (2 * (2 - mover) + 1) * n
-    return np.array([table[own + board.pattern_code(c, mover)] + table[other + board.pattern_code(c, 3 - mover)]
-                     for c in cells], dtype=float)
-
-
 class CodePositions:
     """Labelled positions as the ordering sees them, one row a candidate cell (the search's candidates: empty cells
     near stones, less renju black's forbidden points): its pattern code for the side to move (`own`) and for the
@@ -138,7 +119,7 @@ class CodePositions:
 
 def code_features(rule: Rule) -> np.ndarray:
     """float[2 colours, NUM_CODES, NUM_PATTERNS + NUM_CLASSES]: a pattern code's line pattern counts and its class
-    (one-hot) for each colour: half of cell_features, read by code."""
+    (one-hot) for each colour: one side's half of a candidate's FEATURES, read by code."""
     classes = patterns.code_classes(rule)
     n = patterns.NUM_CODES
     out = np.zeros((2, n, NUM_PATTERNS + NUM_CLASSES))
@@ -161,7 +142,7 @@ def linear_examples(positions: CodePositions, rule: Rule, table: Sequence[int]) 
         own = features[mover][positions.own[rows]]
         opponent = features[1 - mover][positions.opponent[rows]]
         x = np.hstack([own[:, :NUM_PATTERNS], opponent[:, :NUM_PATTERNS], own[:, NUM_PATTERNS:],
-                       opponent[:, NUM_PATTERNS:]])  # cell_features' order: lines, then classes
+                       opponent[:, NUM_PATTERNS:]])  # FEATURES' order: lines, then classes
         examples.append((x, int(positions.best[i]), scores[rows]))
     return examples
 
@@ -306,7 +287,7 @@ def fit_rule(records: List[dict], rule: str, ridge: float, scale: float, codes: 
     train_set, validation_set = positions.subset(train), positions.subset(validation)
     shipped = order_weights.for_rule(rule)
     shipped_table = movegen.order_values(rule_enum)
-    linear = {group: dict(shipped[group]) for group in ("line", "class")}
+    linear = shipped
     if not keep_linear:
         sample = train_set.subset(np.arange(len(train_set)) < linear_positions)
         examples = linear_examples(sample, rule_enum, shipped_table)
@@ -315,7 +296,6 @@ def fit_rule(records: List[dict], rule: str, ridge: float, scale: float, codes: 
         for x, _, _ in examples:
             seen |= x.any(axis=0)
         linear = weights_of(w, scale, seen, shipped, "")
-        del linear["source"]
     source = (f"tuning.policy on {len(train_set)} positions with an analyst's moves: "
               + ("the shipped line and class weights" if keep_linear else f"line and class weights ridge {ridge}")
               + (f", code corrections ridge {code_ridge}, {iterations} steps" if codes else "")
