@@ -211,3 +211,18 @@ def test_a_forbidden_cell_has_no_code_value(monkeypatch: pytest.MonkeyPatch) -> 
         assert values[role * NUM_CODES + forbidden] == 0  # black
         assert values[(2 + role) * NUM_CODES + forbidden] == value * network.CODE_SCALE  # white
     assert network.code_values(Rule.CARO) is None
+
+
+def test_the_command_says_so_when_no_game_is_held_out(tmp_path, capsys: pytest.CaptureFixture) -> None:
+    for games, held_out in ((6, False), (7, True)):  # game numbers 0-5 hash to tenths 9, 3, 7, 1, 8, 6; game 6 to 0
+        records = [dict(random_game(Rule.FREESTYLE, seed, 30), eval=str(seed * 37 % 400 - 200))
+                   for seed in range(games)]
+        labelled = [dict(record, moves=record["moves"][:ply], game=f"g{n}") for n, record in enumerate(records)
+                    for ply in (10, 20, 30)]
+        np.savez(tmp_path / "positions.npz", **positions.extract(labelled, 300.0))
+        assert net.main([str(tmp_path / "positions.npz"), "--dry-run", "--min-positions", "1", "--epochs", "2",
+                                "--hidden", "4"]) == 0
+        report = capsys.readouterr().err
+        assert "nan" not in report
+        assert ("held-out loss" in report) is held_out
+        assert ("no game in the held-out tenth" in report) is not held_out

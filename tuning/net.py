@@ -267,9 +267,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         logits = forward(net, inputs, codes)
         table = np.array(eval_weights.threat_values(rule), dtype=float)[threat[held].astype(int)]
         linear = (x[held] @ weight_vector(eval_weights.for_rule(rule)) + table) / (scale * (1 << eval_weights.SHIFT))
+        held_out = (f"held-out loss {loss(logits[held], y[held]):.4f} (the linear evaluation: "
+                    f"{loss(linear, y[held]):.4f})" if held.any() else
+                    "no game in the held-out tenth (too few games to measure)")
         report = (f"{int(mask.sum()):,} positions of {len(set(games.tolist()))} games, {args.hidden} hidden units; "
-                  f"held-out loss {loss(logits[held], y[held]):.4f} (the linear evaluation: "
-                  f"{loss(linear, y[held]):.4f}), K {scale:.2f}")
+                  f"{held_out}, K {scale:.2f}")
         print(f"{rule}: {report}", file=sys.stderr)
         shipped = net_weights.NETS.get(rule)
         shipped_logits = forward(shipped, inputs, codes) if shipped else None
