@@ -39,6 +39,7 @@ from pbrain.core.patterns import NUM_PATTERNS, Pattern4
 from pbrain.core.rules import Rule
 from pbrain.search import movegen, order_weights
 from tuning.fit import render, split_by_game
+from tuning.net import adam_step
 
 NUM_CLASSES = len(Pattern4)
 FEATURES = 2 * NUM_PATTERNS + 2 * NUM_CLASSES
@@ -172,12 +173,8 @@ def fit_codes(positions: CodePositions, rule: Rule, table: Sequence[int], scale:
         gz = e / np.add.reduceat(e, starts)[segment]
         gz[best] -= 1.0
         gz /= count
-        for role in range(2):
-            gradient = np.bincount(rows[role], gz * masks[role], n) + ridge * corrections[role]
-            moment[role] = 0.9 * moment[role] + 0.1 * gradient
-            second[role] = 0.999 * second[role] + 0.001 * gradient * gradient
-            corrections[role] -= rate * (moment[role] / (1 - 0.9 ** step)) / (
-                np.sqrt(second[role] / (1 - 0.999 ** step)) + 1e-8)
+        gradients = [np.bincount(rows[role], gz * masks[role], n) + ridge * corrections[role] for role in range(2)]
+        adam_step(corrections, moment, second, gradients, step, rate)
     return corrections[0] * scale, corrections[1] * scale
 
 
